@@ -1,0 +1,63 @@
+"""Accounting of calls, tokens, cache hits and cost.
+
+Prices are per million tokens and settable, because providers change them and self-hosted
+models cost nothing per token. Cache hits are counted apart, with the tokens they saved,
+so a rerun shows what the cache was worth.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+# List prices in USD per million (prompt, completion) tokens, as published in 2025.
+# Override with ``Prices({...})`` or ``--price MODEL=IN,OUT``; unknown models cost None.
+DEFAULT_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4o-mini": (0.15, 0.60),
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "text-embedding-3-small": (0.02, 0.0),
+    "text-embedding-3-large": (0.13, 0.0),
+}
+
+
+class Prices:
+    """Price table: model name -> (USD per 1M prompt tokens, USD per 1M completion tokens)."""
+
+    def __init__(self, table: dict[str, tuple[float, float]] | None = None, defaults: bool = True):
+        self.table = dict(DEFAULT_PRICES) if defaults else {}
+        self.table.update(table or {})
+
+    def cost(self, model: str, prompt_tokens: int, completion_tokens: int) -> float | None:
+        price = self.table.get(model)
+        if price is None:
+            return None
+        return (prompt_tokens * price[0] + completion_tokens * price[1]) / 1_000_000
+
+
+class Usage(BaseModel):
+    """Running totals for one judge or embedder. ``calls`` are requests actually sent."""
+
+    calls: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    repairs: int = 0
+    failures: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_prompt_tokens: int = Field(0, description="prompt tokens the cache saved")
+    cached_completion_tokens: int = Field(0, description="completion tokens the cache saved")
+    cost: float | None = Field(None, description="USD; None when the model has no known price")
+
+    def add_cost(self, cost: float | None) -> None:
+        if cost is not None:
+            self.cost = (self.cost or 0.0) + cost
+
+    def merged(self, other: "Usage") -> "Usage":
+        data = {name: getattr(self, name) + getattr(other, name) for name in _COUNTERS}
+        costs = [c for c in (self.cost, other.cost) if c is not None]
+        return Usage(**data, cost=sum(costs) if costs else None)
+
+
+_COUNTERS = [name for name in Usage.model_fields if name != "cost"]

@@ -1,0 +1,115 @@
+"""Typed errors: why a score could not be computed.
+
+A score that cannot be computed is never a silent NaN: it is ``None`` with one of these
+errors attached. Each error has a stable ``kind`` (its class name) that survives JSON, so a
+result file read back, a CI log or a dashboard can group failures by cause.
+
+``transient`` says whether trying again later may succeed (rate limits, timeouts, a server
+that was down). A resumed run recomputes transient failures and keeps the others.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+
+class RagmeterError(Exception):
+    """Base of every error ragmeter raises on purpose."""
+
+    transient: ClassVar[bool] = False
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    def to_info(self) -> "ErrorInfo":
+        return ErrorInfo(kind=self.kind, message=str(self), transient=self.transient)
+
+
+# --- input -------------------------------------------------------------------------------
+
+
+class InvalidInput(RagmeterError):
+    """A field of a record has the wrong type or shape (a number where text belongs...)."""
+
+
+class MissingInput(InvalidInput):
+    """A field a metric needs is absent, empty or blank."""
+
+
+# --- judges and embedders ----------------------------------------------------------------
+
+
+class JudgeError(RagmeterError):
+    """Base of judge failures."""
+
+
+class JudgeUnavailable(JudgeError):
+    """The judge could not be reached or refused the request (connection, auth, 5xx)."""
+
+    transient = True
+
+
+class RateLimited(JudgeUnavailable):
+    """The endpoint kept answering 429 after every retry."""
+
+
+class JudgeTimeout(JudgeError):
+    """The judge did not answer within the per-call timeout, on every attempt."""
+
+    transient = True
+
+
+class JudgeRequestRejected(JudgeError):
+    """The endpoint rejected the request itself (HTTP 4xx other than 429): not retried."""
+
+
+class JudgeOutputInvalid(JudgeError):
+    """The judge's output did not parse or validate, even after one repair re-ask."""
+
+
+class NeedsLLMJudge(JudgeError):
+    """This judgement has no local implementation; configure an LLM judge to get it."""
+
+
+class EmbedderError(RagmeterError):
+    """The embedder failed (model could not load, endpoint failed)."""
+
+    transient = True
+
+
+# --- metrics -----------------------------------------------------------------------------
+
+
+class NoClaims(RagmeterError):
+    """The text has no claims to check (a refusal, "I don't know"): the score is undefined."""
+
+
+class InvalidScore(RagmeterError):
+    """A formula produced a value outside [0, 1] or not a number: a bug, reported, not hidden."""
+
+
+class MetricFailed(RagmeterError):
+    """An unexpected exception inside a metric; the message carries the original error."""
+
+    transient = True
+
+
+class ErrorInfo(BaseModel):
+    """The JSON form of an error, as stored in journals and result files."""
+
+    kind: str
+    message: str
+    transient: bool = False
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+def error_info(exc: BaseException) -> ErrorInfo:
+    """Turn any exception into an ``ErrorInfo``; unknown exceptions become ``MetricFailed``."""
+    if isinstance(exc, RagmeterError):
+        return exc.to_info()
+    return MetricFailed(f"{type(exc).__name__}: {exc}").to_info()
