@@ -1,0 +1,174 @@
+"""The LLM judge: one backend wrapped in the middleware every backend gets.
+
+    generate(prompt, Type)
+      -> cache (sqlite, content-addressed)      a hit costs nothing and makes no request
+      -> adaptive limit + retries + timeout     429 halves the limit; Retry-After is honoured
+      -> backend.complete(request)              exactly one HTTP request
+      -> parse + validate; on failure one repair re-ask carrying the error
+      -> Type instance, or JudgeOutputInvalid / JudgeTimeout / JudgeUnavailable / ...
+
+Completions are cached per request, including the repair re-ask, so a rerun replays the
+same conversation without sending anything.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from ragmeter.calls.cache import DiskCache, cache_key
+from ragmeter.calls.limiter import AdaptiveLimiter
+from ragmeter.calls.retry import RetryPolicy, call_with_retries
+from ragmeter.calls.usage import Prices, Usage
+from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.judges.protocol import (
+    ChatBackend,
+    ChatCompletion,
+    ChatRequest,
+    Prompt,
+    StructuredOutputUnsupported,
+    as_messages,
+)
+from ragmeter.judges.structured import (
+    MODES,
+    OutputParseError,
+    StructuredMode,
+    parse_output,
+    repair_messages,
+    response_format,
+    schema_of,
+    with_schema_in_prompt,
+)
+
+T = TypeVar("T", bound=BaseModel)
+log = logging.getLogger("ragmeter.judge")
+
+CACHE_NAMESPACE = "chat"
+
+
+class LLMJudge:
+    """A ``Judge`` over any ``ChatBackend``.
+
+    ``structured`` picks how JSON is asked for ("auto" starts with ``json_schema`` and steps
+    down once if the server rejects it). ``temperature`` defaults to 0 so that reruns agree.
+    """
+
+    def __init__(
+        self,
+        backend: ChatBackend,
+        *,
+        name: str | None = None,
+        cache: DiskCache | None = None,
+        policy: RetryPolicy | None = None,
+        max_concurrency: int = 16,
+        prices: Prices | None = None,
+        structured: StructuredMode | str = "auto",
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.backend = backend
+        self.name = name or backend.identity
+        self.cache = cache
+        self.policy = policy or RetryPolicy()
+        self.limiter = AdaptiveLimiter(maximum=max_concurrency)
+        self.prices = prices or Prices()
+        self.usage = Usage()
+        if structured != "auto" and structured not in MODES:
+            raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
+        self._auto = structured == "auto"
+        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured  # type: ignore[assignment]
+        self.params: dict[str, Any] = {"temperature": temperature}
+        if max_tokens is not None:
+            self.params["max_tokens"] = max_tokens
+        if seed is not None:
+            self.params["seed"] = seed
+
+    async def generate(self, prompt: Prompt, output_type: type[T]) -> T:
+        messages = as_messages(prompt)
+        completion = await self._complete_structured(messages, output_type)
+        try:
+            return parse_output(completion.content, output_type)
+        except OutputParseError as first:
+            problem = str(first)
+        self.usage.repairs += 1
+        truncated = completion.finish_reason == "length"
+        log.info("judge %s: output did not validate (%s); asking once more", self.name, problem)
+        retry_messages = repair_messages(messages, completion.content, problem, output_type, truncated)
+        completion = await self._complete_structured(retry_messages, output_type)
+        try:
+            return parse_output(completion.content, output_type)
+        except OutputParseError as second:
+            self.usage.failures += 1
+            cut = " (the reply was cut off: finish_reason=length)" if completion.finish_reason == "length" else ""
+            raise JudgeOutputInvalid(
+                f"{self.name}: {output_type.__name__} still invalid after one repair{cut}: {second}"
+            ) from None
+
+    async def _complete_structured(self, messages: list[dict[str, str]], output_type: type[BaseModel]) -> ChatCompletion:
+        while True:
+            mode = self.mode
+            sent = messages if mode == "json_schema" else with_schema_in_prompt(messages, output_type)
+            request = ChatRequest(
+                messages=sent, params=dict(self.params), response_format=response_format(output_type, mode)
+            )
+            try:
+                return await self._complete(request, output_type)
+            except StructuredOutputUnsupported:
+                if not self._auto or mode == MODES[-1]:
+                    raise
+                # Step down once for the whole judge; concurrent callers may have done it already.
+                if self.mode == mode:
+                    self.mode = MODES[MODES.index(mode) + 1]
+                    log.warning("judge %s: server rejected %s output; using %s", self.name, mode, self.mode)
+
+    async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
+        key = cache_key(
+            {
+                "backend": self.backend.identity,
+                "model": self.backend.model,
+                "params": request.params,
+                "messages": request.messages,
+                "response_format": request.response_format,
+                "schema": schema_of(output_type),
+            }
+        )
+        if self.cache is not None and (hit := self.cache.get(CACHE_NAMESPACE, key)) is not None:
+            completion = ChatCompletion(**json.loads(hit))
+            self.usage.cache_hits += 1
+            self.usage.cached_prompt_tokens += completion.prompt_tokens
+            self.usage.cached_completion_tokens += completion.completion_tokens
+            return completion
+
+        async def attempt() -> ChatCompletion:
+            self.usage.calls += 1
+            return await self.backend.complete(request)
+
+        try:
+            completion = await call_with_retries(
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name
+            )
+        except StructuredOutputUnsupported:
+            raise
+        except Exception:
+            self.usage.failures += 1
+            raise
+        self.usage.prompt_tokens += completion.prompt_tokens
+        self.usage.completion_tokens += completion.completion_tokens
+        self.usage.add_cost(
+            self.prices.cost(self.backend.model, completion.prompt_tokens, completion.completion_tokens)
+        )
+        if self.cache is not None:
+            self.cache.put(CACHE_NAMESPACE, key, json.dumps(completion.__dict__).encode())
+        return completion
+
+    def _on_retry(self, attempt: int, error: BaseException, delay: float) -> None:
+        self.usage.retries += 1
+        reason = str(error) or type(error).__name__
+        log.warning("judge %s: attempt %d failed (%s); retrying in %.2fs", self.name, attempt, reason, delay)
+
+    def __repr__(self) -> str:
+        return f"LLMJudge({self.name!r}, mode={self.mode!r})"

@@ -1,0 +1,68 @@
+"""Chat completions from any OpenAI-compatible endpoint through the official SDK.
+
+OpenAI, Azure OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, LiteLLM... all speak
+``POST /chat/completions``. This backend sends exactly one request per ``complete`` call;
+caching, retries, limits and parsing live in ``LLMJudge``, the same for every backend.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ragmeter.calls.openai_client import make_client, raise_mapped
+from ragmeter.errors import JudgeRequestRejected
+from ragmeter.judges.protocol import ChatCompletion, ChatRequest, StructuredOutputUnsupported
+
+
+class OpenAIChatBackend:
+    """One model behind one OpenAI-compatible base URL.
+
+    ``identity`` names the endpoint and model for the cache key; it holds no secret.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        azure_api_version: str | None = None,
+    ) -> None:
+        self.model = model
+        self.base_url = base_url
+        self.api_key_env = api_key_env
+        self._client = make_client(base_url, api_key_env, azure_api_version=azure_api_version)
+        kind = "azure" if azure_api_version else "openai"
+        self.identity = f"{kind}:{model}" + (f"@{base_url}" if base_url else "")
+
+    async def complete(self, request: ChatRequest) -> ChatCompletion:
+        import openai
+
+        kwargs: dict[str, Any] = dict(request.params)
+        if request.response_format is not None:
+            kwargs["response_format"] = request.response_format
+        try:
+            response = await self._client.chat.completions.create(
+                model=self.model, messages=request.messages, **kwargs
+            )
+        except openai.BadRequestError as exc:
+            text = str(exc).lower()
+            if request.response_format is not None and any(
+                word in text for word in ("response_format", "json_schema", "json_object", "structured")
+            ):
+                raise StructuredOutputUnsupported(f"{self.identity}: {exc}") from None
+            raise_mapped(exc, self.identity)
+        except openai.OpenAIError as exc:
+            raise_mapped(exc, self.identity)
+        if not response.choices:
+            raise JudgeRequestRejected(f"{self.identity}: the response had no choices")
+        choice = response.choices[0]
+        usage = response.usage
+        return ChatCompletion(
+            content=choice.message.content or "",
+            finish_reason=choice.finish_reason or "stop",
+            prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
+            completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIChatBackend({self.identity!r})"
