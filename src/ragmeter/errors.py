@@ -80,6 +80,13 @@ class EmbedderError(RagmeterError):
     transient = True
 
 
+class EmbedderRejected(EmbedderError):
+    """The embedder cannot serve this: a model or package that is missing, a request the
+    endpoint refuses. Trying again changes nothing."""
+
+    transient = False
+
+
 # --- metrics -----------------------------------------------------------------------------
 
 
