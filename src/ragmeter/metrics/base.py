@@ -1,0 +1,55 @@
+"""The metric protocol: a name, the fields it needs, what it uses, and an async ``score``.
+
+A metric gathers its inputs from the facts store (which computes each fact once per
+sample) and hands them to its formula, a plain function beside it that tests can call with
+hand-written verdicts. Checking required fields happens in the engine, before ``score``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from ragmeter.data import Sample
+from ragmeter.facts import SampleFacts
+from ragmeter.metrics.score import MetricScore
+
+
+class Metric(ABC):
+    name: ClassVar[str]
+    required: ClassVar[tuple[str, ...]]
+    uses_judge: ClassVar[bool] = False
+    uses_embedder: ClassVar[bool] = False
+    binary: ClassVar[bool] = False  # 0/1 scores are left out of the summary score
+
+    @abstractmethod
+    async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore: ...
+
+    def config(self) -> dict[str, Any]:
+        """The settings that change scores; part of a run's identity (journal resume)."""
+        return {}
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.config().items())
+        return f"{type(self).__name__}({params})"
+
+
+_REGISTRY: dict[str, type[Metric]] = {}
+
+
+def register(cls: type[Metric]) -> type[Metric]:
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def available_metrics() -> dict[str, type[Metric]]:
+    return dict(_REGISTRY)
+
+
+def get_metric(spec: "str | Metric") -> Metric:
+    if isinstance(spec, Metric):
+        return spec
+    key = spec.strip().lower().replace("-", "_")
+    if key not in _REGISTRY:
+        raise ValueError(f"unknown metric {spec!r}; available: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[key]()

@@ -1,0 +1,151 @@
+"""The result of a run: per-sample scores with reasons, verdicts and typed errors, plus usage.
+
+It is plain data (pydantic), so it saves to JSON and loads back whole; the report, the gate
+and the Hub all read this file format.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ragmeter.calls.usage import Usage
+from ragmeter.data import RowError, Sample
+from ragmeter.metrics.score import MetricScore
+
+
+class SampleResult(BaseModel):
+    row: int
+    id: str | None = None
+    sample: Sample
+    scores: dict[str, MetricScore] = Field(default_factory=dict)
+
+
+class MetricSummary(BaseModel):
+    mean: float | None
+    scored: int
+    errors: int
+    errors_by_kind: dict[str, int] = Field(default_factory=dict)
+
+
+class RunInfo(BaseModel):
+    run_id: str
+    ragmeter_version: str
+    metrics: dict[str, dict[str, Any]]
+    judge: str | None = None
+    embedder: str | None = None
+    source: str | None = None
+    journal: str | None = None
+    started: float
+    finished: float | None = None
+    resumed_scores: int = 0
+
+
+class ErrorRow(BaseModel):
+    """One line of ``EvaluationResult.errors()``: where, what, why."""
+
+    row: int
+    id: str | None = None
+    metric: str | None = None
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"row {self.row}" + (f" ({self.id})" if self.id else "")
+        what = f" {self.metric}" if self.metric else ""
+        return f"{where}{what}: {self.kind}: {self.message}"
+
+
+class EvaluationResult(BaseModel):
+    info: RunInfo
+    samples: list[SampleResult]
+    input_errors: list[RowError] = Field(default_factory=list)
+    usage: dict[str, Usage] = Field(default_factory=dict)
+
+    @property
+    def metric_names(self) -> list[str]:
+        return list(self.info.metrics)
+
+    def scores(self, metric: str) -> list[float | None]:
+        return [s.scores[metric].value if metric in s.scores else None for s in self.samples]
+
+    def summary(self) -> dict[str, MetricSummary]:
+        """Per metric: mean of the computed scores, how many were scored, how many failed (by kind)."""
+        out: dict[str, MetricSummary] = {}
+        for name in self.metric_names:
+            values: list[float] = []
+            kinds: dict[str, int] = {}
+            for sample in self.samples:
+                score = sample.scores.get(name)
+                if score is None:
+                    continue
+                if score.value is not None:
+                    values.append(score.value)
+                elif score.error is not None:
+                    kinds[score.error.kind] = kinds.get(score.error.kind, 0) + 1
+            mean = math.fsum(values) / len(values) if values else None
+            out[name] = MetricSummary(mean=mean, scored=len(values), errors=sum(kinds.values()), errors_by_kind=kinds)
+        return out
+
+    def errors(self) -> list[ErrorRow]:
+        """Every input error and every failed score, in row order."""
+        rows = [
+            ErrorRow(
+                row=e.row,
+                kind="InvalidInput",
+                message=(f"line {e.line}, " if e.line is not None else "")
+                + (f"field {e.field!r}: " if e.field else "")
+                + e.message,
+            )
+            for e in self.input_errors
+        ]
+        for sample in self.samples:
+            for name, score in sample.scores.items():
+                if score.error is not None:
+                    rows.append(
+                        ErrorRow(row=sample.row, id=sample.id, metric=name, kind=score.error.kind, message=score.error.message)
+                    )
+        return sorted(rows, key=lambda r: (r.row, r.metric or ""))
+
+    @property
+    def total_usage(self) -> Usage:
+        total = Usage()
+        for usage in self.usage.values():
+            total = total.merged(usage)
+        return total
+
+    def to_pandas(self) -> Any:
+        """One row per sample: inputs, then ``<metric>`` and ``<metric>_reason`` columns.
+
+        Failed scores are ``None`` (shown by pandas as NaN in float columns) with the error in
+        ``<metric>_error``, so a NaN in the frame always has its reason beside it.
+        """
+        import pandas as pd
+
+        records = []
+        for sample in self.samples:
+            record: dict[str, Any] = {"row": sample.row, "id": sample.id}
+            record.update(sample.sample.model_dump(exclude={"metadata", "id"}))
+            for name in self.metric_names:
+                score = sample.scores.get(name)
+                record[name] = score.value if score else None
+                record[f"{name}_reason"] = score.reason if score else None
+                record[f"{name}_error"] = str(score.error) if score and score.error else None
+            records.append(record)
+        return pd.DataFrame.from_records(records)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(self.model_dump_json(indent=1), encoding="utf-8")
+        tmp.replace(path)  # atomic: a crash never leaves half a result file
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> "EvaluationResult":
+        return cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
