@@ -1,0 +1,1 @@
+"""The ``ragmeter`` command line."""

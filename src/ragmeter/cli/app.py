@@ -1,0 +1,145 @@
+"""The ``ragmeter`` command line (typer + rich).
+
+Tables go to stdout; progress bars and log lines go to stderr, so ``ragmeter evaluate ... >
+table.txt`` captures only the results.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+
+from ragmeter.cli.tables import print_result
+
+app = typer.Typer(
+    name="ragmeter",
+    help="Score RAG pipelines metric by metric, with an LLM judge or with no key at all.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+def _setup_logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(message)s",
+        handlers=[RichHandler(console=err, show_path=False, show_time=False)],
+        force=True,
+    )
+    for noisy in ("httpx", "httpcore", "openai", "sentence_transformers", "urllib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
+    prices: dict[str, tuple[float, float]] = {}
+    for value in values:
+        try:
+            model, _, pair = value.partition("=")
+            prompt, _, completion = pair.partition(",")
+            prices[model] = (float(prompt), float(completion or 0))
+        except ValueError:
+            raise typer.BadParameter(f"--price takes MODEL=PROMPT_USD_PER_M,COMPLETION_USD_PER_M, not {value!r}")
+    return prices
+
+
+@app.command()
+def evaluate(
+    data: Path = typer.Argument(..., help="JSONL, CSV, Parquet or JSON file of samples.", exists=True, dir_okay=False),
+    metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
+    judge: str = typer.Option("local", "--judge", "-j", help="local | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
+    embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
+    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as JSON."),
+    concurrency: int = typer.Option(16, "--concurrency", "-c", min=1, help="Samples evaluated at once."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
+    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
+    journal: Optional[Path] = typer.Option(None, "--journal", help="Journal file (default: one per run identity in the cache dir)."),
+    price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
+    show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+) -> None:
+    """Evaluate a dataset and print a summary table (and write --out)."""
+    import os
+
+    from ragmeter.calls.cache import DiskCache
+    from ragmeter.engine import evaluate as run_evaluate
+
+    _setup_logging(verbose)
+    if cache_dir is not None:
+        os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
+    cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
+    names = [m.strip() for m in metrics.split(",") if m.strip()]
+    try:
+        result = run_evaluate(
+            data,
+            names,
+            judge=judge,
+            embedder=embedder,
+            concurrency=concurrency,
+            cache=cache,
+            journal=journal if journal is not None else True,
+            resume=resume,
+            show_progress=not quiet,
+            judge_options={"timeout": timeout, "max_attempts": max_attempts, "prices": _parse_prices(price) or None},
+        )
+    except (ValueError, TypeError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2)
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/yellow]: finished scores are in the journal; run the same command again to resume")
+        raise typer.Exit(130)
+    print_result(out, result, show_samples=show_samples)
+    if out_path is not None:
+        result.save(out_path)
+        err.print(f"result written to {out_path}")
+
+
+@app.command("metrics")
+def list_metrics() -> None:
+    """List the available metrics with the fields each needs."""
+    from rich.table import Table
+
+    from ragmeter.metrics import available_metrics
+
+    table = Table("metric", "needs", "uses")
+    for name, cls in sorted(available_metrics().items()):
+        uses = [w for w, flag in (("judge", cls.uses_judge), ("embedder", cls.uses_embedder)) if flag]
+        table.add_row(name, ", ".join(cls.required), ", ".join(uses) or "-")
+    out.print(table)
+
+
+@app.command()
+def demo(
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Evaluate the bundled sample dataset offline (local embedder, no key, no network)."""
+    from ragmeter.engine import evaluate as run_evaluate
+
+    _setup_logging(False)
+    sample = resources.files("ragmeter") / "sample_data" / "rag_sample.jsonl"
+    with resources.as_file(sample) as path:
+        err.print(f"[bold]ragmeter demo[/bold]: evaluating {path.name} with the local MiniLM embedder (offline)")
+        result = run_evaluate(
+            path, ["answer_similarity"], embedder="local", journal=False, show_progress=not quiet
+        )
+    print_result(out, result, show_samples=True)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Rich tables for a result: the summary, the errors, the usage, optionally every sample."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from ragmeter.result import EvaluationResult
+
+MAX_ERRORS_SHOWN = 20
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def print_result(console: Console, result: EvaluationResult, show_samples: bool = False) -> None:
+    if show_samples:
+        table = Table(title="samples", show_lines=False)
+        table.add_column("row", justify="right")
+        table.add_column("id")
+        for name in result.metric_names:
+            table.add_column(name, justify="right")
+        table.add_column("reason / error", overflow="fold")
+        for sample in result.samples:
+            cells = [str(sample.row), sample.id or ""]
+            notes = []
+            for name in result.metric_names:
+                score = sample.scores.get(name)
+                cells.append(_fmt(score.value) if score else "")
+                if score is not None:
+                    notes.append(str(score.error) if score.error else score.reason)
+            cells.append(" | ".join(notes))
+            table.add_row(*cells)
+        console.print(table)
+
+    summary = Table(title=f"ragmeter: {len(result.samples)} samples, run {result.info.run_id}")
+    for column in ("metric", "mean", "scored", "errors"):
+        summary.add_column(column, justify="left" if column == "metric" else "right")
+    for name, s in result.summary().items():
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.errors_by_kind.items()))
+        summary.add_row(name, _fmt(s.mean), str(s.scored), f"{s.errors}" + (f" ({kinds})" if kinds else ""))
+    console.print(summary)
+
+    errors = result.errors()
+    if errors:
+        console.print(f"[yellow]{len(errors)} problem(s)[/yellow] (scores left empty, never NaN):")
+        for row in errors[:MAX_ERRORS_SHOWN]:
+            console.print(f"  {row}", markup=False, highlight=False)
+        if len(errors) > MAX_ERRORS_SHOWN:
+            console.print(f"  ... and {len(errors) - MAX_ERRORS_SHOWN} more (see the result file)")
+
+    for who, usage in result.usage.items():
+        parts = [f"{usage.calls} calls", f"{usage.cache_hits} cache hits"]
+        parts += [f"{n} {label}" for n, label in ((usage.retries, "retries"), (usage.repairs, "repairs"), (usage.failures, "failures")) if n]
+        if usage.prompt_tokens or usage.completion_tokens:
+            parts.append(f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens")
+        if usage.cost is not None:
+            parts.append(f"cost ${usage.cost:.4f}")
+        console.print(f"{who}: " + ", ".join(parts), highlight=False)
