@@ -265,3 +265,22 @@ async def test_limiter_bounds_requests_in_flight():
 
     await asyncio.gather(*(job() for _ in range(20)))
     assert peak == 3 and limiter.in_flight == 0
+
+
+def test_one_judge_serves_several_event_loops(server):
+    # a judge object built once and used by two evaluate() calls, each with its own loop
+    import asyncio
+
+    judge = make_judge(server)
+    server.script.append(Reply(status=429, headers={"retry-after-ms": "1"}))
+    for _ in range(2):
+        assert asyncio.run(judge.generate("capital?", Capital)).capital == "Paris"
+    assert judge.limiter.limit < judge.limiter.maximum  # what the limiter learned carries over
+
+
+async def test_a_key_echoed_by_the_server_is_masked(server):
+    server.script.append(Reply(status=400, body={"error": {"message": f"bad key {SECRET} for this model"}}))
+    judge = make_judge(server)
+    with pytest.raises(JudgeRequestRejected) as caught:
+        await judge.generate("capital?", Capital)
+    assert SECRET not in str(caught.value) and "***" in str(caught.value)

@@ -23,11 +23,17 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self._successes = 0
         self._cond: asyncio.Condition | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _condition(self) -> asyncio.Condition:
-        # Created lazily so the limiter can be built outside a running event loop.
-        if self._cond is None:
+        # Made lazily, and again for each new event loop: a judge may serve several
+        # evaluate() calls, each with a loop of its own, and a Condition is bound to one.
+        # The learned limit carries over; nothing can still be in flight in a finished loop.
+        loop = asyncio.get_running_loop()
+        if self._cond is None or self._loop is not loop:
             self._cond = asyncio.Condition()
+            self._loop = loop
+            self.in_flight = 0
         return self._cond
 
     @asynccontextmanager
@@ -48,9 +54,9 @@ class AdaptiveLimiter:
         if self._successes >= self.limit and self.limit < self.maximum:
             self.limit += 1
             self._successes = 0
-            if self._cond is not None:
+            if self._cond is not None and self._loop is asyncio.get_running_loop():
                 # Waiters re-check on the next release; a wake-up now lets one start at once.
-                asyncio.get_running_loop().create_task(self._wake())
+                self._loop.create_task(self._wake())
 
     def on_rate_limited(self) -> None:
         self.limit = max(self.minimum, self.limit // 2)

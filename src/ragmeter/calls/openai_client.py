@@ -1,83 +1,149 @@
-"""Building ``AsyncOpenAI`` clients and turning the SDK's exceptions into ragmeter's.
+"""One connection to an OpenAI-compatible endpoint, shared by the chat judge and the embedder.
 
-Shared by the chat judge and the embedder. The SDK's own retries are switched off
-(``max_retries=0``): ragmeter's retry loop must see every 429 to steer its adaptive limit.
-The API key is read from the environment and handed to the SDK only; it is never stored on
-ragmeter objects, written to a cache or put in a message.
+* The SDK's own retries are off (``max_retries=0``): ragmeter's retry loop must see every
+  429 to steer its adaptive limit, and Retry-After must be waited once, not twice.
+* One SDK client per event loop: an HTTP connection pool belongs to the loop that opened
+  it, and a judge object may serve several ``evaluate()`` calls, each with its own loop.
+* The API key is read from the environment and handed to the SDK only. It is not kept on
+  ragmeter objects, and any echo of it in a server's error message is masked before the
+  message can reach a result file or a log.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
+import threading
+import weakref
 from typing import Any, NoReturn
+from urllib.parse import urlsplit, urlunsplit
 
 from ragmeter.calls.retry import TransientCallError, parse_retry_after
-from ragmeter.errors import JudgeRequestRejected, JudgeUnavailable
 
 # A local server (Ollama, vLLM, llama.cpp) accepts any key, but the SDK insists on one.
 PLACEHOLDER_KEY = "not-needed"
+_SECRETISH = re.compile(r"\b(sk-[A-Za-z0-9_\-\*\.]{4,})")
+# Statuses the SDK itself would retry besides 429 and 5xx: request timeout, lock conflict.
+_TRANSIENT_4XX = {408, 409}
 
 
-def make_client(
-    base_url: str | None,
-    api_key_env: str = "OPENAI_API_KEY",
-    *,
-    azure_api_version: str | None = None,
-    timeout: float = 600.0,
-) -> Any:
-    """An ``AsyncOpenAI`` (or ``AsyncAzureOpenAI``) client with retries off.
+def public_url(url: str) -> str:
+    """``url`` without user:password, query or fragment (where credentials sometimes hide)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
-    ``timeout`` is only the SDK's outer bound; ragmeter's per-attempt timeout is tighter.
-    """
-    import openai
 
-    key = os.environ.get(api_key_env)
-    if not key:
-        if base_url is None or "api.openai.com" in base_url or azure_api_version is not None:
-            raise JudgeUnavailable(
-                f"{api_key_env} is not set: export it, or point the judge at a local server "
-                "(openai:MODEL@http://127.0.0.1:8000/v1), or use judge 'local'"
-            )
-        key = PLACEHOLDER_KEY
-    if azure_api_version is not None:
-        return openai.AsyncAzureOpenAI(
-            api_key=key,
-            azure_endpoint=base_url,
-            api_version=azure_api_version,
-            max_retries=0,
-            timeout=timeout,
+class OpenAIConnection:
+    """Where to send requests and how to authenticate, without holding the key itself."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        *,
+        azure_api_version: str | None = None,
+        timeout: float = 600.0,
+    ) -> None:
+        self.base_url = base_url
+        self.api_key_env = api_key_env
+        self.azure_api_version = azure_api_version
+        # only the SDK's outer bound; ragmeter's per-attempt timeout is tighter
+        self.timeout = timeout
+        self._clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
+
+    @property
+    def needs_key(self) -> bool:
+        return self.base_url is None or "api.openai.com" in self.base_url or self.azure_api_version is not None
+
+    def missing_key(self) -> str | None:
+        """Why no request can be sent (the key is required and unset), or None."""
+        if os.environ.get(self.api_key_env) or not self.needs_key:
+            return None
+        return (
+            f"{self.api_key_env} is not set: export it, or point at a local server "
+            "(openai:MODEL@http://127.0.0.1:8000/v1)"
         )
-    return openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=timeout)
 
+    def client(self) -> Any:
+        """The SDK client for the running event loop (made on first use in that loop)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            found = self._clients.get(loop)
+            if found is None:
+                found = self._make()
+                self._clients[loop] = found
+            return found
 
-def raise_mapped(exc: Exception, what: str) -> NoReturn:
-    """Re-raise an SDK exception as a ``TransientCallError`` or a typed, final error."""
-    import openai
+    def _make(self) -> Any:
+        import openai
 
-    if isinstance(exc, openai.RateLimitError):
-        raise TransientCallError(
-            f"{what}: HTTP 429 rate limited",
-            rate_limited=True,
-            retry_after=parse_retry_after(exc.response.headers),
-        ) from None
-    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)):
-        raise TransientCallError(f"{what}: {type(exc).__name__}: {exc}") from None
-    if isinstance(exc, openai.APIStatusError):
-        status = exc.status_code
-        if status >= 500 or status in (408, 409):
+        key = os.environ.get(self.api_key_env) or PLACEHOLDER_KEY
+        if self.azure_api_version is not None:
+            return openai.AsyncAzureOpenAI(
+                api_key=key,
+                azure_endpoint=self.base_url,
+                api_version=self.azure_api_version,
+                max_retries=0,
+                timeout=self.timeout,
+            )
+        return openai.AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
+
+    async def aclose(self) -> None:
+        """Close the connections opened from the running event loop."""
+        with self._lock:
+            found = self._clients.pop(asyncio.get_running_loop(), None)
+        if found is not None:
+            await found.close()
+
+    # --- messages and errors ----------------------------------------------------------------
+
+    def scrub(self, text: str) -> str:
+        """Mask the key (looked up again, never stored) and anything shaped like one."""
+        secret = os.environ.get(self.api_key_env)
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+        return _SECRETISH.sub("sk-***", text)
+
+    def describe(self, exc: Exception) -> str:
+        status = getattr(exc, "status_code", None)
+        message = None
+        body = getattr(exc, "body", None)
+        if isinstance(body, dict):
+            inner = body.get("error", body)
+            message = inner.get("message") if isinstance(inner, dict) else inner
+        if not message:
+            message = getattr(exc, "message", None) or str(exc)
+        head = f"HTTP {status}" if status is not None else type(exc).__name__
+        return self.scrub(f"{head}: {str(message)[:500]}")
+
+    def raise_mapped(
+        self,
+        exc: Exception,
+        what: str,
+        rejected: type[Exception],
+        unavailable: type[Exception],
+    ) -> NoReturn:
+        """Re-raise an SDK exception: ``TransientCallError`` for what a retry may fix,
+        ``unavailable`` for refused credentials, ``rejected`` for any other refusal."""
+        import openai
+
+        text = f"{what}: {self.describe(exc)}"
+        if isinstance(exc, openai.RateLimitError):
             raise TransientCallError(
-                f"{what}: HTTP {status}", retry_after=parse_retry_after(exc.response.headers)
+                text, rate_limited=True, retry_after=parse_retry_after(exc.response.headers)
             ) from None
-        if status in (401, 403):
-            raise JudgeUnavailable(f"{what}: HTTP {status}: the endpoint refused the credentials") from None
-        raise JudgeRequestRejected(f"{what}: HTTP {status}: {_message(exc)}") from None
-    raise exc
-
-
-def _message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:500]
-    return str(getattr(exc, "message", exc))[:500]
+        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+            raise TransientCallError(text) from None
+        if isinstance(exc, openai.APIStatusError):
+            status = exc.status_code
+            if status >= 500 or status in _TRANSIENT_4XX:
+                raise TransientCallError(text, retry_after=parse_retry_after(exc.response.headers)) from None
+            if status in (401, 403):
+                raise unavailable(f"{text} (the endpoint refused the credentials)") from None
+            raise rejected(text) from None
+        raise unavailable(text) from None

@@ -13,43 +13,21 @@ error message (messages echoed by a server are scrubbed), and never in a cache k
 from __future__ import annotations
 
 import asyncio
-import os
-import re
-import threading
-import weakref
-from typing import TYPE_CHECKING, Any, Awaitable, Sequence
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, Awaitable, Sequence
 
 import numpy as np
 
 from ragmeter.calls.limiter import AdaptiveLimiter
-from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries, parse_retry_after
+from ragmeter.calls.openai_client import OpenAIConnection, public_url
+from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders._texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import EmbedderError, EmbedderRejected, JudgeError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from openai import AsyncOpenAI
-
 # Sizes of OpenAI's embedding models, used only to shape the all-blank-input answer before
 # the first real response has told us the size.
 KNOWN_DIMS = {"text-embedding-3-small": 1536, "text-embedding-3-large": 3072, "text-embedding-ada-002": 1536}
-
-_SECRETISH = re.compile(r"\b(sk-[A-Za-z0-9_\-\*\.]{4,})")
-
-# Statuses the SDK itself would retry besides 429 and 5xx: request timeout and lock conflict.
-_TRANSIENT_4XX = {408, 409}
-
-
-def public_url(url: str) -> str:
-    """``url`` without user:password, query or fragment (where credentials sometimes hide)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
-
 
 class OpenAIEmbedder:
     """``embed`` through ``client.embeddings.create`` with ragmeter's retries and limiter.
@@ -84,49 +62,16 @@ class OpenAIEmbedder:
         self.name = f"openai:{model}" if base_url is None else f"openai:{model}@{public_url(base_url)}"
         self.usage = Usage()
         self.dim: int | None = KNOWN_DIMS.get(model) if base_url is None else None
-        # One SDK client and limiter per event loop: an httpx connection pool and an
-        # asyncio.Condition belong to the loop that first used them.
-        self._per_loop: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[AsyncOpenAI, AdaptiveLimiter]]" = (
-            weakref.WeakKeyDictionary()
-        )
-        self._per_loop_lock = threading.Lock()
+        self.connection = OpenAIConnection(base_url, api_key_env, timeout=self.policy.timeout)
+        self.limiter = AdaptiveLimiter(maximum=max_concurrency)
 
     def __repr__(self) -> str:
         where = "" if self.base_url is None else f", base_url={public_url(self.base_url)!r}"
         return f"OpenAIEmbedder(model={self.model!r}{where}, api_key_env={self.api_key_env!r})"
 
-    # -- client --
-
-    def _client(self) -> tuple["AsyncOpenAI", AdaptiveLimiter]:
-        loop = asyncio.get_running_loop()
-        with self._per_loop_lock:
-            found = self._per_loop.get(loop)
-            if found is not None:
-                return found
-            import openai
-
-            key = os.environ.get(self.api_key_env)
-            if not key:
-                if self.base_url is None:
-                    raise EmbedderError(
-                        f"{self.name} needs an API key: set the environment variable "
-                        f"{self.api_key_env}, or use a local endpoint 'openai:MODEL@http://host:port/v1'"
-                    )
-                key = "not-needed"  # local servers without auth still want some string
-            client = openai.AsyncOpenAI(
-                api_key=key, base_url=self.base_url, max_retries=0, timeout=self.policy.timeout
-            )
-            found = (client, AdaptiveLimiter(maximum=self.max_concurrency))
-            self._per_loop[loop] = found
-            return found
-
     async def aclose(self) -> None:
         """Close the HTTP connections opened from the running event loop."""
-        loop = asyncio.get_running_loop()
-        with self._per_loop_lock:
-            found = self._per_loop.pop(loop, None)
-        if found is not None:
-            await found[0].close()
+        await self.connection.aclose()
 
     # -- embedding --
 
@@ -148,37 +93,23 @@ class OpenAIEmbedder:
     async def _embed_chunk(self, chunk: list[str]) -> np.ndarray:
         import openai
 
-        client, limiter = self._client()
+        if (problem := self.connection.missing_key()) is not None:
+            raise EmbedderRejected(f"{self.name} needs an API key: {problem}")
+        client = self.connection.client()
 
         async def attempt() -> Any:
             try:
-                return await client.embeddings.create(
-                    model=self.model, input=chunk, encoding_format="float"
-                )
-            except openai.RateLimitError as exc:
-                raise TransientCallError(
-                    self._describe(exc),
-                    rate_limited=True,
-                    retry_after=parse_retry_after(exc.response.headers),
-                ) from None
-            except openai.APIStatusError as exc:
-                if exc.status_code >= 500 or exc.status_code in _TRANSIENT_4XX:
-                    raise TransientCallError(
-                        self._describe(exc), retry_after=parse_retry_after(exc.response.headers)
-                    ) from None
-                raise EmbedderRejected(f"{self.name} rejected the request: {self._describe(exc)}") from None
-            except openai.APIConnectionError as exc:  # includes APITimeoutError
-                raise TransientCallError(self._describe(exc)) from None
+                return await client.embeddings.create(model=self.model, input=chunk, encoding_format="float")
             except openai.OpenAIError as exc:
-                raise EmbedderError(f"{self.name}: {self._describe(exc)}") from None
+                self.connection.raise_mapped(exc, self.name, EmbedderRejected, EmbedderError)
 
         try:
             response = await call_with_retries(
-                attempt, self.policy, limiter, on_retry=self._on_retry, what=f"embedding request to {self.name}"
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=f"embedding request to {self.name}"
             )
         except JudgeError as exc:  # JudgeUnavailable, RateLimited, JudgeTimeout: retries spent
             self.usage.failures += 1
-            raise EmbedderError(self._scrub(f"{exc.kind}: {exc}")) from None
+            raise EmbedderError(self.connection.scrub(f"{exc.kind}: {exc}")) from None
         except EmbedderError:
             self.usage.failures += 1
             raise
@@ -197,28 +128,6 @@ class OpenAIEmbedder:
 
     def _on_retry(self, number: int, error: BaseException, delay: float) -> None:
         self.usage.retries += 1
-
-    # -- messages --
-
-    def _describe(self, exc: Exception) -> str:
-        status = getattr(exc, "status_code", None)
-        message = None
-        body = getattr(exc, "body", None)
-        if isinstance(body, dict):
-            inner = body.get("error", body)
-            message = inner.get("message") if isinstance(inner, dict) else inner
-        if not message:
-            message = getattr(exc, "message", None) or str(exc)
-        head = f"HTTP {status}" if status is not None else type(exc).__name__
-        return self._scrub(f"{head}: {message}")
-
-    def _scrub(self, text: str) -> str:
-        # The key is looked up again rather than kept on the embedder, where a debugger,
-        # vars() or pickle would show it.
-        secret = os.environ.get(self.api_key_env)
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-        return _SECRETISH.sub("sk-***", text)
 
 
 async def _gather_or_cancel(coros: list[Awaitable[np.ndarray]]) -> list[np.ndarray]:

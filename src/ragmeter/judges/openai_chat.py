@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragmeter.calls.openai_client import make_client, raise_mapped
-from ragmeter.errors import JudgeRequestRejected
+from ragmeter.calls.openai_client import OpenAIConnection, public_url
+from ragmeter.errors import JudgeRequestRejected, JudgeUnavailable
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest, StructuredOutputUnsupported
 
 
@@ -18,6 +18,7 @@ class OpenAIChatBackend:
     """One model behind one OpenAI-compatible base URL.
 
     ``identity`` names the endpoint and model for the cache key; it holds no secret.
+    A required key that is unset fails here, before any sample is evaluated.
     """
 
     def __init__(
@@ -28,11 +29,11 @@ class OpenAIChatBackend:
         azure_api_version: str | None = None,
     ) -> None:
         self.model = model
-        self.base_url = base_url
-        self.api_key_env = api_key_env
-        self._client = make_client(base_url, api_key_env, azure_api_version=azure_api_version)
+        self.connection = OpenAIConnection(base_url, api_key_env, azure_api_version=azure_api_version)
+        if (problem := self.connection.missing_key()) is not None:
+            raise JudgeUnavailable(f"{problem}, or use judge 'local'")
         kind = "azure" if azure_api_version else "openai"
-        self.identity = f"{kind}:{model}" + (f"@{base_url}" if base_url else "")
+        self.identity = f"{kind}:{model}" + (f"@{public_url(base_url)}" if base_url else "")
 
     async def complete(self, request: ChatRequest) -> ChatCompletion:
         import openai
@@ -41,18 +42,17 @@ class OpenAIChatBackend:
         if request.response_format is not None:
             kwargs["response_format"] = request.response_format
         try:
-            response = await self._client.chat.completions.create(
+            response = await self.connection.client().chat.completions.create(
                 model=self.model, messages=request.messages, **kwargs
             )
-        except openai.BadRequestError as exc:
-            text = str(exc).lower()
-            if request.response_format is not None and any(
-                word in text for word in ("response_format", "json_schema", "json_object", "structured")
-            ):
-                raise StructuredOutputUnsupported(f"{self.identity}: {exc}") from None
-            raise_mapped(exc, self.identity)
         except openai.OpenAIError as exc:
-            raise_mapped(exc, self.identity)
+            if (
+                isinstance(exc, openai.BadRequestError)
+                and request.response_format is not None
+                and any(w in str(exc).lower() for w in ("response_format", "json_schema", "json_object", "structured"))
+            ):
+                raise StructuredOutputUnsupported(f"{self.identity}: {self.connection.describe(exc)}") from None
+            self.connection.raise_mapped(exc, self.identity, JudgeRequestRejected, JudgeUnavailable)
         if not response.choices:
             raise JudgeRequestRejected(f"{self.identity}: the response had no choices")
         choice = response.choices[0]
