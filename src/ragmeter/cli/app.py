@@ -7,7 +7,6 @@ table.txt`` captures only the results.
 from __future__ import annotations
 
 import logging
-from importlib import resources
 from pathlib import Path
 from typing import Optional
 
@@ -125,15 +124,12 @@ def demo(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Evaluate the bundled sample dataset offline (local embedder, no key, no network)."""
+    from ragmeter.data import SAMPLE_DATA_PATH
     from ragmeter.engine import evaluate as run_evaluate
 
     _setup_logging(False)
-    sample = resources.files("ragmeter") / "sample_data" / "rag_sample.jsonl"
-    with resources.as_file(sample) as path:
-        err.print(f"[bold]ragmeter demo[/bold]: evaluating {path.name} with the local MiniLM embedder (offline)")
-        result = run_evaluate(
-            path, ["answer_similarity"], embedder="local", journal=False, show_progress=not quiet
-        )
+    err.print(f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} with the local MiniLM embedder (offline)")
+    result = run_evaluate(SAMPLE_DATA_PATH, ["answer_similarity"], embedder="local", journal=False, show_progress=not quiet)
     print_result(out, result, show_samples=True)
 
 

@@ -1,0 +1,73 @@
+"""The command line: evaluate, metrics, demo; and the recipe runs offline."""
+
+from __future__ import annotations
+
+import json
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import scripted_judge
+from ragmeter import EvaluationResult
+from ragmeter.cli.app import app
+from ragmeter.testing import OpenAIMockServer
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def data_file(tmp_path):
+    path = tmp_path / "data.jsonl"
+    rows = [
+        {"id": "a", "question": "Capital of France?", "answer": "Paris is the capital of France.",
+         "contexts": ["Paris is the capital of France."], "ground_truth": "Paris."},
+        {"id": "b", "question": "Capital of France?", "answer": "Lyon is the capital of France.",
+         "contexts": ["Paris is the capital of France."], "ground_truth": "Paris."},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return path
+
+
+def test_metrics_lists_what_each_needs():
+    result = runner.invoke(app, ["metrics"])
+    assert result.exit_code == 0
+    assert "faithfulness" in result.stdout and "answer, contexts" in result.stdout
+    assert "answer_similarity" in result.stdout
+
+
+def test_evaluate_writes_the_result_and_prints_the_table(data_file, tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-cli-test")
+    out = tmp_path / "result.json"
+    with OpenAIMockServer(chat_responder=scripted_judge.respond) as server:
+        result = runner.invoke(app, [
+            "evaluate", str(data_file), "-m", "faithfulness", "--judge", f"openai:m@{server.base_url}",
+            "--cache-dir", str(tmp_path / "cache"), "--out", str(out), "--samples", "-q",
+        ])
+    assert result.exit_code == 0, result.output
+    assert "faithfulness" in result.stdout and "0.500" in result.stdout  # mean of 1.0 and 0.0
+    saved = EvaluationResult.load(out)
+    assert [s.scores["faithfulness"].value for s in saved.samples] == [1.0, 0.0]
+    assert saved.usage["judge"].calls == 4
+
+
+def test_unknown_metric_exits_2_with_the_list(data_file, tmp_path):
+    result = runner.invoke(app, ["evaluate", str(data_file), "-m", "faithfullness", "--cache-dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "unknown metric" in result.output and "answer_similarity" in result.output
+
+
+def test_demo_runs_offline(minilm, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path))
+    result = runner.invoke(app, ["demo", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "answer_similarity" in result.stdout and "16" in result.stdout
+
+
+def test_recipe_runs_offline(minilm, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(sys, "argv", ["evaluate_jsonl.py"])
+    runpy.run_path(str(Path(__file__).resolve().parents[1] / "recipes" / "evaluate_jsonl.py"), run_name="__main__")
+    assert "answer_similarity: mean" in capsys.readouterr().out
