@@ -252,3 +252,15 @@ def test_dataset_object_and_pandas_inputs(server):
     assert by_id(run(server, data=dataset, metrics=["faithfulness"]), "faithfulness") == EXPECTED_FAITHFULNESS
     frame = dataset.to_pandas()
     assert by_id(run(server, data=frame, metrics=["faithfulness"]), "faithfulness") == EXPECTED_FAITHFULNESS
+
+
+def test_a_journal_path_reused_by_another_run_is_replaced_not_mixed(server, tmp_path):
+    path = tmp_path / "journal.jsonl"
+    run(server, metrics=["faithfulness"], journal=path)
+    other = run(server, data=RECORDS[:2], metrics=["faithfulness"], journal=path)
+    assert other.info.resumed_scores == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [l["type"] for l in lines] == ["header", "score", "score"]
+    assert lines[0]["run_id"] == other.info.run_id
+    again = run(server, data=RECORDS[:2], metrics=["faithfulness"], journal=path)
+    assert again.info.resumed_scores == 2

@@ -24,9 +24,18 @@ class Journal:
         self.header = header
         self._file: TextIO | None = None
 
+    def belongs_to_this_run(self) -> bool:
+        """Whether the file on disk was written by a run with this identity."""
+        try:
+            with self.path.open(encoding="utf-8") as handle:
+                first = json.loads(handle.readline())
+        except (OSError, json.JSONDecodeError):
+            return False
+        return first.get("type") == "header" and first.get("run_id") == self.header.get("run_id")
+
     def read(self) -> dict[ScoreKey, MetricScore]:
         """Scores already finished by an earlier run with the same identity."""
-        if not self.path.exists():
+        if not self.belongs_to_this_run():
             return {}
         done: dict[ScoreKey, MetricScore] = {}
         with self.path.open(encoding="utf-8") as handle:
@@ -34,10 +43,6 @@ class Journal:
                 try:
                     record = json.loads(line)
                 except json.JSONDecodeError:
-                    continue
-                if record.get("type") == "header":
-                    if record.get("run_id") != self.header.get("run_id"):
-                        return {}
                     continue
                 if record.get("type") != "score":
                     continue
@@ -50,7 +55,8 @@ class Journal:
 
     def open(self, fresh: bool) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        start_new = fresh or not self.path.exists() or self.path.stat().st_size == 0
+        # another run's journal at this path is replaced, never mixed with ours
+        start_new = fresh or not self.belongs_to_this_run()
         self._file = self.path.open("w" if start_new else "a", encoding="utf-8")
         if start_new:
             self._write({"type": "header", **self.header})
