@@ -71,3 +71,21 @@ def test_recipe_runs_offline(minilm, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["evaluate_jsonl.py"])
     runpy.run_path(str(Path(__file__).resolve().parents[1] / "recipes" / "evaluate_jsonl.py"), run_name="__main__")
     assert "answer_similarity: mean" in capsys.readouterr().out
+
+
+def test_evaluate_with_the_local_embedder_and_one_thread(minilm, data_file, tmp_path, monkeypatch):
+    import ragmeter.embedders.spec as spec
+
+    built = []
+
+    class Spy(spec.SentenceTransformerEmbedder):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(spec, "SentenceTransformerEmbedder", Spy)
+    result = runner.invoke(app, ["evaluate", str(data_file), "-m", "answer_similarity", "--threads", "1",
+                                 "--cache-dir", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "answer_similarity" in result.stdout
+    assert [e.threads for e in built] == [1] and built[0].usage.calls >= 1

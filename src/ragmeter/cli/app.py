@@ -58,6 +58,7 @@ def evaluate(
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as JSON."),
     concurrency: int = typer.Option(16, "--concurrency", "-c", min=1, help="Samples evaluated at once."),
+    threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
     max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
@@ -73,6 +74,7 @@ def evaluate(
     import os
 
     from ragmeter.calls.cache import DiskCache
+    from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
 
     _setup_logging(verbose)
@@ -81,11 +83,12 @@ def evaluate(
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
     names = [m.strip() for m in metrics.split(",") if m.strip()]
     try:
+        the_embedder = get_embedder(embedder, cache=cache or None, threads=threads)
         result = run_evaluate(
             data,
             names,
             judge=judge,
-            embedder=embedder,
+            embedder=the_embedder,
             concurrency=concurrency,
             cache=cache,
             journal=journal if journal is not None else True,

@@ -70,7 +70,6 @@ def get_embedder(
         spec = "local"
     if isinstance(spec, str):
         embedder = parse_spec(spec, threads=threads)
-        # Not `cache or None`: DiskCache has __len__, so an empty cache is falsy.
         if cache is True:
             store: DiskCache | None = DiskCache()
         elif isinstance(cache, DiskCache):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -29,7 +30,10 @@ class OutputParseError(ValueError):
     """The text is not a JSON object of the wanted shape; ``str()`` is fit to show the judge."""
 
 
+@lru_cache(maxsize=512)
 def schema_of(output_type: type[BaseModel]) -> dict[str, Any]:
+    """The type's JSON schema, built once per type: it is part of every call's cache key.
+    Callers must not mutate the returned dict."""
     return output_type.model_json_schema()
 
 
