@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import scripted_judge
+from ragmeter.testing import scripted_judge
 from ragmeter import EvaluationResult
 from ragmeter.cli.app import app
 from ragmeter.testing import OpenAIMockServer

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-import scripted_judge
+from ragmeter.testing import scripted_judge
 from ragmeter import Dataset, EvaluationResult, aevaluate, evaluate
 from ragmeter.calls import DiskCache
 from ragmeter.testing.openai_server import OpenAIMockServer, Reply

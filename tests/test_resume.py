@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-import scripted_judge
+from ragmeter.testing import scripted_judge
 from ragmeter import EvaluationResult
 from ragmeter.testing.openai_server import OpenAIMockServer
 
