@@ -26,6 +26,8 @@ def rich_records() -> list[dict]:
             ],
             "ground_truth": "Ulm, Germany",
             "reference_contexts": ["He was born in Ulm."],
+            "retrieved_context_ids": [3, "doc-7"],
+            "reference_context_ids": ["doc-7"],
             "metadata": {"kind": "correct", "score": 0.5, "tags": ["x", "y"], "nested": {"n": 1}},
         },
         {
@@ -51,7 +53,15 @@ def rich() -> Dataset:
 def test_canonical_fields_and_defaults():
     s = Sample(question="q", answer="a", contexts=["c"], ground_truth="g")
     assert s.question == "q" and s.contexts == ["c"] and s.metadata == {} and s.id is None
-    assert FIELDS == ("question", "answer", "contexts", "ground_truth", "reference_contexts")
+    assert FIELDS == (
+        "question",
+        "answer",
+        "contexts",
+        "ground_truth",
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+    )
 
 
 def test_ragas_v02_aliases_load_into_canonical_fields():
@@ -159,7 +169,14 @@ def test_id_accepts_integers():
 
 def test_missing_flags_absent_blank_and_empty_list():
     s = Sample(question="  \n", answer="a", contexts=[], ground_truth=None)
-    assert s.missing(FIELDS) == ["question", "contexts", "ground_truth", "reference_contexts"]
+    assert s.missing(FIELDS) == [
+        "question",
+        "contexts",
+        "ground_truth",
+        "reference_contexts",
+        "retrieved_context_ids",
+        "reference_context_ids",
+    ]
     assert s.missing(["answer"]) == []
     assert Sample(contexts=["  ", ""]).missing(["contexts"]) == ["contexts"]
     assert Sample(contexts=["", "text"]).missing(["contexts"]) == []

@@ -94,6 +94,10 @@ class NoClaims(RagmeterError):
     """The text has no claims to check (a refusal, "I don't know"): the score is undefined."""
 
 
+class NoEntities(RagmeterError):
+    """The ground truth names no entities, so their recall is undefined."""
+
+
 class InvalidScore(RagmeterError):
     """A formula produced a value outside [0, 1] or not a number: a bug, reported, not hidden."""
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ragmeter.calls.usage import Usage
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
+from ragmeter.metrics.summary import summary_score
 
 
 class SampleResult(BaseModel):
@@ -43,6 +44,8 @@ class RunInfo(BaseModel):
     started: float
     finished: float | None = None
     resumed_scores: int = 0
+    summary_metrics: list[str] = Field(default_factory=list)  # non-binary, higher is better
+    language: str | None = None
 
 
 class ErrorRow(BaseModel):
@@ -90,6 +93,12 @@ class EvaluationResult(BaseModel):
             mean = math.fsum(values) / len(values) if values else None
             out[name] = MetricSummary(mean=mean, scored=len(values), errors=sum(kinds.values()), errors_by_kind=kinds)
         return out
+
+    def summary_score(self) -> float | None:
+        """Harmonic mean of the mean scores of the run's non-binary, higher-is-better metrics
+        (see ``ragmeter.metrics.summary``); None when none of them has a score."""
+        means = self.summary()
+        return summary_score({n: means[n].mean for n in self.info.summary_metrics if n in means})
 
     def errors(self) -> list[ErrorRow]:
         """Every input error and every failed score, in row order."""

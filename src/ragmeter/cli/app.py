@@ -7,6 +7,7 @@ table.txt`` captures only the results.
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 from typing import Optional
 
@@ -65,6 +66,9 @@ def evaluate(
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
     journal: Optional[Path] = typer.Option(None, "--journal", help="Journal file (default: one per run identity in the cache dir)."),
+    critique: list[str] = typer.Option([], "--critique", help="A custom aspect critique: NAME=CRITERION (a yes/no question where yes is good; repeatable)."),
+    language: Optional[str] = typer.Option(None, "--language", help="Translate the judge's few-shot examples into this language (once, cached)."),
+    prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults (see `ragmeter prompts`).", exists=True, dir_okay=False),
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -81,12 +85,21 @@ def evaluate(
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
-    names = [m.strip() for m in metrics.split(",") if m.strip()]
+    from ragmeter.metrics import AspectCritique
+    from ragmeter.prompts import PromptSet
+
+    chosen: list = [m.strip() for m in metrics.split(",") if m.strip()]
+    for spec in critique:
+        name, sep, criterion = spec.partition("=")
+        if not sep or not name.strip() or not criterion.strip():
+            raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
+        chosen.append(AspectCritique(name, criterion))
+    prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
     try:
         the_embedder = get_embedder(embedder, cache=cache or None, threads=threads)
         result = run_evaluate(
             data,
-            names,
+            chosen,
             judge=judge,
             embedder=the_embedder,
             concurrency=concurrency,
@@ -95,6 +108,8 @@ def evaluate(
             resume=resume,
             show_progress=not quiet,
             judge_options={"timeout": timeout, "max_attempts": max_attempts, "prices": _parse_prices(price) or None},
+            prompts=prompt_set,
+            language=language,
         )
     except (ValueError, TypeError) as exc:
         err.print(f"[red]error:[/red] {exc}")
@@ -115,11 +130,32 @@ def list_metrics() -> None:
 
     from ragmeter.metrics import available_metrics
 
-    table = Table("metric", "needs", "uses")
+    table = Table("metric", "needs", "uses", "what it says")
+    table.columns[0].no_wrap = True
     for name, cls in sorted(available_metrics().items()):
-        uses = [w for w, flag in (("judge", cls.uses_judge), ("embedder", cls.uses_embedder)) if flag]
-        table.add_row(name, ", ".join(cls.required), ", ".join(uses) or "-")
+        metric = cls()
+        uses = [w for w, flag in (("judge", metric.uses_judge), ("embedder", metric.uses_embedder)) if flag]
+        doc = (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]
+        doc = doc.split(":", 1)[-1].strip() if ":" in doc[:40] else doc
+        table.add_row(name, ", ".join(cls.required), ", ".join(uses) or "-", doc)
     out.print(table)
+
+
+@app.command("prompts")
+def show_prompts(
+    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the prompts as JSON, to edit and pass back with `evaluate --prompts`."),
+) -> None:
+    """Show every task prompt the LLM judge receives (instruction and few-shot example)."""
+    from ragmeter.facts import DEFAULT_PROMPTS
+
+    if out_path is not None:
+        out_path.write_text(DEFAULT_PROMPTS.to_json(), encoding="utf-8")
+        err.print(f"prompts written to {out_path}")
+        return
+    for name, prompt in DEFAULT_PROMPTS.items():
+        out.rule(name)
+        out.print(prompt.instruction, markup=False, highlight=False)
+        out.print(prompt.render_examples(), markup=False, highlight=False, style="dim")
 
 
 @app.command()

@@ -41,6 +41,9 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.errors_by_kind.items()))
         summary.add_row(name, _fmt(s.mean), str(s.scored), f"{s.errors}" + (f" ({kinds})" if kinds else ""))
     console.print(summary)
+    overall = result.summary_score()
+    if overall is not None and len(result.info.summary_metrics) > 1:
+        console.print(f"summary score (harmonic mean of {', '.join(result.info.summary_metrics)}): {overall:.3f}", highlight=False)
 
     errors = result.errors()
     if errors:

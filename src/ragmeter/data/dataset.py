@@ -9,7 +9,8 @@ results can always be traced back to the user's file.
 
 Why the flat formats (CSV, Parquet, Hugging Face) store lists as they do: CSV cells hold
 JSON lists so a round trip gives back the same lists; Parquet and ``datasets`` hold native
-lists of strings, and ``metadata`` as one JSON text column, because per-row metadata with
+lists of strings (chunk ids too: they are stored as strings whatever they came in as), and
+``metadata`` as one JSON text column, because per-row metadata with
 different keys and types does not fit a single columnar struct without inventing ``None``
 for every key a row lacks.
 """
@@ -25,7 +26,14 @@ from typing import Any, overload
 
 from pydantic import BaseModel
 
-from ragmeter.data.sample import FIELDS, LIST_FIELDS, Sample, is_missing, type_name
+from ragmeter.data.sample import (
+    FIELDS,
+    ID_LIST_FIELDS,
+    LIST_FIELDS,
+    Sample,
+    is_missing,
+    type_name,
+)
 from ragmeter.errors import InvalidInput
 
 SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag_sample.jsonl"
@@ -33,6 +41,9 @@ SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag
 
 COLUMNS: tuple[str, ...] = ("id", *FIELDS, "metadata")
 """Column order of every flat format ragmeter writes."""
+
+_LIST_COLUMNS = frozenset(LIST_FIELDS) | frozenset(ID_LIST_FIELDS)
+"""Columns holding lists of strings in the columnar formats."""
 
 _JSONL = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
 _PARQUET = (".parquet", ".pq")
@@ -395,7 +406,7 @@ class Dataset:
 
         schema = pa.schema(
             [
-                (name, pa.list_(pa.string()) if name in LIST_FIELDS else pa.string())
+                (name, pa.list_(pa.string()) if name in _LIST_COLUMNS else pa.string())
                 for name in COLUMNS
             ]
         )

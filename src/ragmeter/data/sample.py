@@ -14,7 +14,13 @@ downstream sees only the canonical names. When a record carries both a canonical
 an alias with different values, neither is silently preferred.
 
 Why unknown columns go into ``metadata``: no user data is dropped on the way through a load
-and a save, and labels, ids of retrieved documents or latencies stay next to their sample.
+and a save, and labels, latencies or other annotations stay next to their sample.
+
+Why ids of chunks are strings: ``retrieved_context_ids`` and ``reference_context_ids`` (the ids
+of the retrieved chunks and of the chunks that should have been retrieved, for the ID-based
+context metrics) are often integers in users' data and strings in others'. Both are
+accepted and stored as strings (``7`` becomes ``"7"``) so the two lists compare by value
+whatever their source; a float, a bool or anything else is rejected with the field named.
 """
 
 from __future__ import annotations
@@ -31,9 +37,22 @@ from ragmeter.errors import InvalidInput
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "answer", "ground_truth")
 LIST_FIELDS: tuple[str, ...] = ("contexts", "reference_contexts")
+ID_LIST_FIELDS: tuple[str, ...] = ("retrieved_context_ids", "reference_context_ids")
+"""Lists of chunk ids: strings or integers on input, stored as strings."""
 
-FIELDS: tuple[str, ...] = ("question", "answer", "contexts", "ground_truth", "reference_contexts")
+FIELDS: tuple[str, ...] = (
+    "question",
+    "answer",
+    "contexts",
+    "ground_truth",
+    "reference_contexts",
+    *ID_LIST_FIELDS,
+)
 """The canonical input fields, in the order they are validated and written."""
+
+_FINGERPRINT_IF_SET = frozenset(ID_LIST_FIELDS)
+"""Fields added after the fingerprint was defined: left out of it when absent, so the
+fingerprint of a sample without them (and the journals keyed by it) does not change."""
 
 ALIASES: dict[str, str] = {
     "user_input": "question",
@@ -106,6 +125,64 @@ def _list_of_text(field: str, value: Any) -> list[str] | None:
     ):
         return _items(field, list(value.tolist() if hasattr(value, "tolist") else value), "a list")
     raise field_error(field, f"expected a list of strings, got {type_name(value)}")
+
+
+def _id_item(value: Any) -> str | None:
+    """A chunk id as a string: a str as is, an integer (Python or numpy) in decimal; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, int) or (
+        type(value).__name__.startswith(("int", "uint")) and hasattr(value, "dtype")
+    ):
+        return str(int(value))
+    return None
+
+
+def _list_of_ids(field: str, value: Any) -> list[str] | None:
+    """A list of chunk ids (strings or integers), stored as strings.
+
+    Like the text lists: a missing value is None, a CSV cell may hold a JSON list, a bare
+    string is rejected (one id is still a list of one). Floats are rejected too, even
+    ``7.0``: an id that went through a float may have lost digits.
+    """
+    expected = "a list of strings or integers"
+    if is_missing(value):
+        return None
+    if isinstance(value, str):
+        if not value.strip():
+            return None  # an empty cell
+        if value.lstrip().startswith("["):
+            try:
+                parsed = json.loads(value)
+            except ValueError:
+                raise field_error(
+                    field, f"expected {expected}, got str (not a valid JSON list)"
+                ) from None
+            if isinstance(parsed, list):
+                value = parsed
+                what = "a JSON list"
+            else:
+                raise field_error(field, f"expected {expected}, got str")
+        else:
+            raise field_error(field, f"expected {expected}, got str")
+    elif isinstance(value, (list, tuple)) or (
+        hasattr(value, "tolist") and getattr(value, "ndim", 0) == 1
+    ):
+        value = list(value.tolist() if hasattr(value, "tolist") else value)
+        what = "a list"
+    else:
+        raise field_error(field, f"expected {expected}, got {type_name(value)}")
+    out: list[str] = []
+    for i, item in enumerate(value):
+        text = _id_item(item)
+        if text is None:
+            raise field_error(
+                field, f"expected {expected}, got {what} with {type_name(item)} at index {i}"
+            )
+        out.append(text)
+    return out
 
 
 def _items(field: str, items: list[Any], what: str) -> list[str]:
@@ -207,6 +284,8 @@ def normalize_record(record: Any) -> dict[str, Any]:
                 value = _ground_truths(data[name])
             elif canonical in LIST_FIELDS:
                 value = _list_of_text(name, data[name])
+            elif canonical in ID_LIST_FIELDS:
+                value = _list_of_ids(name, data[name])
             else:
                 value = _text(name, data[name])
             if value is None:
@@ -252,6 +331,8 @@ class Sample(BaseModel):
     contexts: list[str] | None = None
     ground_truth: str | None = None
     reference_contexts: list[str] | None = None
+    retrieved_context_ids: list[str] | None = None
+    reference_context_ids: list[str] | None = None
     metadata: dict[str, Any] = Field(default_factory=dict)
     id: str | None = None
 
@@ -292,10 +373,17 @@ class Sample(BaseModel):
 
         Stable across processes and machines (no ``hash()``, sorted keys, fixed separators),
         so a resumed run can tell a sample it already scored from one that changed. ``id``
-        and ``metadata`` are left out: they do not change a score.
+        and ``metadata`` are left out: they do not change a score. So are the chunk-id
+        lists when they are absent, which keeps the fingerprints of samples without them
+        what they were before those fields existed.
         """
+        inputs = {
+            name: value
+            for name, value in self.inputs().items()
+            if value is not None or name not in _FINGERPRINT_IF_SET
+        }
         payload = json.dumps(
-            self.inputs(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+            inputs, sort_keys=True, ensure_ascii=False, separators=(",", ":")
         )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 

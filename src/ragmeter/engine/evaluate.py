@@ -19,7 +19,7 @@ import concurrent.futures
 import logging
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ragmeter import __version__
 from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
@@ -28,15 +28,19 @@ from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
 from ragmeter.errors import MissingInput
-from ragmeter.facts import SampleFacts
+from ragmeter.facts import DEFAULT_PROMPTS, SampleFacts
+from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
+from ragmeter.prompts.adapt import adapt
+from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult
 
 log = logging.getLogger("ragmeter")
 
 DEFAULT_METRICS = ("faithfulness", "answer_similarity")
+"""Without a judge key, answer_similarity scores and faithfulness says it needs an LLM judge."""
 
 
 def as_dataset(data: Any) -> Dataset:
@@ -99,8 +103,15 @@ async def aevaluate(
     resume: bool = True,
     show_progress: bool = True,
     judge_options: dict[str, Any] | None = None,
+    prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
+    language: str | None = None,
 ) -> EvaluationResult:
-    """Async form of ``evaluate``, for code that already runs an event loop."""
+    """Async form of ``evaluate``, for code that already runs an event loop.
+
+    ``prompts`` replaces some or all of the judge's task prompts (by name, see
+    ``ragmeter.facts.DEFAULT_PROMPTS``); ``language`` translates their few-shot examples
+    through the judge once (cached), for data that is not in English.
+    """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     dataset = as_dataset(data)
@@ -112,6 +123,9 @@ async def aevaluate(
     disk = _open_cache(cache)
     the_judge = _build_judge(judge, disk, judge_options or {}) if any(m.uses_judge for m in chosen) else None
     the_embedder = _build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
+    prompt_set = _prompt_set(prompts)
+    if language and the_judge is not None and not isinstance(the_judge, LocalJudge):
+        prompt_set = await adapt(prompt_set, language, the_judge, cache=disk)
 
     fingerprints = [s.fingerprint() for s in dataset.samples]
     run_id = cache_key(
@@ -120,6 +134,7 @@ async def aevaluate(
             "metrics": {m.name: m.config() for m in chosen},
             "judge": getattr(the_judge, "name", None),
             "embedder": getattr(the_embedder, "name", None),
+            "prompts": prompt_set.fingerprint() if the_judge is not None else None,
         }
     )[:16]
     info = RunInfo(
@@ -130,6 +145,8 @@ async def aevaluate(
         embedder=getattr(the_embedder, "name", None),
         source=dataset.source,
         started=time.time(),
+        summary_metrics=[m.name for m in chosen if not m.binary and m.higher_is_better],
+        language=language,
     )
 
     the_journal: Journal | None = None
@@ -162,7 +179,9 @@ async def aevaluate(
     try:
         with progress_bar(total, "evaluating", enabled=show_progress) as advance:
             advance(info.resumed_scores)
-            await _run(work, dataset, fingerprints, results, the_judge, the_embedder, the_journal, concurrency, advance)
+            await _run(
+                work, dataset, fingerprints, results, the_judge, the_embedder, prompt_set, the_journal, concurrency, advance
+            )
     finally:
         if the_journal is not None:
             the_journal.close()
@@ -187,6 +206,7 @@ async def _run(
     results: list[dict[str, MetricScore]],
     judge: Judge | None,
     embedder: Embedder | None,
+    prompts: PromptSet,
     journal: Journal | None,
     concurrency: int,
     advance: Any,
@@ -208,10 +228,21 @@ async def _run(
                 index, pending = queue.get_nowait()
             except asyncio.QueueEmpty:
                 return
-            facts = SampleFacts(dataset.samples[index], judge, embedder)
+            sample = dataset.samples[index]
+            # every judgement this sample's metrics will ask for, so each phase is one call
+            plan = [need for m in pending if _check_inputs(sample, m) is None for need in m.needs(sample)]
+            facts = SampleFacts(sample, judge, embedder, plan=plan, prompts=prompts)
             await asyncio.gather(*(score_and_record(index, m, facts) for m in pending))
 
     await asyncio.gather(*(worker() for _ in range(min(concurrency, max(1, len(work))))))
+
+
+def _prompt_set(prompts: PromptSet | Mapping[str, TaskPrompt | str] | None) -> PromptSet:
+    if prompts is None:
+        return DEFAULT_PROMPTS
+    if isinstance(prompts, PromptSet):
+        return prompts
+    return DEFAULT_PROMPTS.replace(prompts)
 
 
 def _build_judge(spec: Judge | str | None, disk: DiskCache | None, options: dict[str, Any]) -> Judge:

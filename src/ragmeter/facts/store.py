@@ -1,34 +1,69 @@
 """Per-sample facts, computed once and shared by every metric that needs them.
 
-Metrics never call the judge for something another metric of the same run already asked:
-they ask this store, which runs each computation once (concurrent askers await the same
-task) and hands every asker the same result, or the same error.
+The engine tells the store, before scoring, which judgements the run's metrics need for
+this sample (the plan). The first metric to ask for any judgement of a phase triggers one
+judge call for every planned judgement of that phase; the others await the same call.
+Phase 1 reads the texts (claims, questions, entities, context verdicts, critiques); phase 2
+verifies the claims phase 1 extracted. Judgements asked for without being planned, and
+judgements that vote, get calls of their own.
+
+Concurrent askers await the same task, and a cancelled asker does not cancel it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Awaitable, Callable, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Iterable, Sequence, TypeVar
 
 import numpy as np
+from pydantic import BaseModel
 
 from ragmeter.data import Sample
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.errors import JudgeUnavailable, NeedsLLMJudge
-from ragmeter.facts.claims import extract_claims
-from ragmeter.facts.support import SupportVerdict, judge_support
+from ragmeter.facts import needs as N
+from ragmeter.facts.bundle import ask_all, ask_votes, as_result
+from ragmeter.facts.needs import DEPENDS_ON, Need
+from ragmeter.facts.outputs import Verdict
+from ragmeter.facts.sentences import split_sentences
+from ragmeter.facts.task_prompts import DEFAULT_PROMPTS
+from ragmeter.facts.tasks import TASK_KINDS, Sections, Task, empty_output, make_task
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.protocol import Judge
+from ragmeter.prompts.template import PromptSet
 
 T = TypeVar("T")
 
+VOTE_TEMPERATURE = 0.7
+"""Sampling temperature for independent votes (strictness > 1): at 0 every vote would agree."""
+
 
 class SampleFacts:
-    def __init__(self, sample: Sample, judge: Judge | None, embedder: Embedder | None) -> None:
+    def __init__(
+        self,
+        sample: Sample,
+        judge: Judge | None,
+        embedder: Embedder | None,
+        *,
+        plan: Iterable[Need] = (),
+        prompts: PromptSet | None = None,
+        vote_temperature: float = VOTE_TEMPERATURE,
+    ) -> None:
         self.sample = sample
         self._judge = judge
         self._embedder = embedder
+        self.prompts = prompts or DEFAULT_PROMPTS
+        self.vote_temperature = vote_temperature
         self._memo: dict[Any, asyncio.Future[Any]] = {}
+        self.plan: set[Need] = set()
+        for need in plan:
+            self.add(need)
+
+    def add(self, need: Need) -> None:
+        """Plan ``need`` (and the claims it verifies) for this sample."""
+        self.plan.add(need)
+        if need.prompt in DEPENDS_ON:
+            self.plan.add(DEPENDS_ON[need.prompt])
 
     async def _once(self, key: Any, compute: Callable[[], Awaitable[T]]) -> T:
         future = self._memo.get(key)
@@ -55,27 +90,102 @@ class SampleFacts:
             raise JudgeUnavailable(f"{what} needs an embedder and none is configured")
         return self._embedder
 
-    # --- facts ----------------------------------------------------------------------------
+    # --- judgements -----------------------------------------------------------------------
+
+    async def get(self, need: Need) -> Any:
+        """The judge's answer for ``need`` (a list of answers when it votes)."""
+        if need.votes > 1:
+            return await self._once(("votes", need), lambda: self._votes(need))
+        phase = 2 if need.prompt in DEPENDS_ON else 1
+        key = ("phase", phase)
+        if key not in self._memo:
+            self.add(need)  # an unplanned need joins its phase's call if that has not started
+        planned = sorted(
+            (n for n in self.plan if n.votes == 1 and (2 if n.prompt in DEPENDS_ON else 1) == phase),
+            key=lambda n: n.key,
+        )
+        outcomes = await self._once(key, lambda: self._phase(planned))
+        if need.key not in outcomes:  # asked for after its phase's call: a call of its own
+            outcomes = await self._once(("alone", need), lambda: self._phase([need]))
+        return as_result(outcomes[need.key])
+
+    async def _phase(self, needs: Sequence[Need]) -> dict[str, Any]:
+        judge = self.llm_judge(needs[0].prompt.replace("_", " ") if len(needs) == 1 else "judging this sample")
+        sections = await self._sections(needs)
+        tasks: list[Task] = []
+        outcomes: dict[str, Any] = {}
+        for need in needs:
+            task = make_task(need, sections)
+            if task is None:
+                outcomes[need.key] = empty_output(need)
+            else:
+                tasks.append(task)
+        outcomes.update(await ask_all(judge, tasks, sections, self.prompts))
+        return outcomes
+
+    async def _votes(self, need: Need) -> list[BaseModel]:
+        judge = self.llm_judge(need.prompt.replace("_", " "))
+        sections = await self._sections([need])
+        task = make_task(need, sections)
+        if task is None:
+            return [empty_output(need)] * need.votes
+        return await ask_votes(judge, task, sections, self.prompts, need.votes, self.vote_temperature)
+
+    async def _sections(self, needs: Sequence[Need]) -> Sections:
+        """The texts the tasks read; claims only when a task verifies them."""
+        s = self.sample
+        sections: Sections = {
+            "question": s.question or "",
+            "answer": s.answer or "",
+            "ground_truth": s.ground_truth or "",
+            "context": list(s.contexts or []),
+        }
+        wanted = {name for need in needs for name in TASK_KINDS[need.prompt].sections}
+        if "sentence" in wanted:
+            sections["sentence"] = self.context_sentences()
+        if "answer_claim" in wanted:
+            sections["answer_claim"] = await self.answer_claims()
+        if "ground_truth_claim" in wanted:
+            sections["ground_truth_claim"] = await self.ground_truth_claims()
+        return sections
+
+    # --- facts by name --------------------------------------------------------------------
 
     async def answer_claims(self) -> list[str]:
-        sample = self.sample
-        judge = self.llm_judge("claim extraction")
-        return await self._once(
-            ("claims", "answer"), lambda: extract_claims(judge, sample.answer or "", sample.question)
-        )
+        return _clean((await self.get(N.ANSWER_CLAIMS)).claims)
 
-    async def answer_support(self) -> list[tuple[str, SupportVerdict]]:
+    async def ground_truth_claims(self) -> list[str]:
+        return _clean((await self.get(N.GROUND_TRUTH_CLAIMS)).claims)
+
+    async def _paired(self, claims: list[str], need: Need) -> list[tuple[str, Verdict]]:
+        if not claims:
+            return []
+        return list(zip(claims, (await self.get(need)).verdicts))
+
+    async def answer_support(self) -> list[tuple[str, Verdict]]:
         """Each claim of the answer with its verdict against the retrieved contexts."""
+        return await self._paired(await self.answer_claims(), N.ANSWER_SUPPORT)
 
-        async def compute() -> list[tuple[str, SupportVerdict]]:
-            claims = await self.answer_claims()
-            judge = self.llm_judge("claim verification")
-            verdicts = await judge_support(judge, claims, self.sample.contexts or [])
-            return list(zip(claims, verdicts))
+    async def ground_truth_support(self) -> list[tuple[str, Verdict]]:
+        """Each claim of the ground truth: can it be attributed to the retrieved contexts?"""
+        return await self._paired(await self.ground_truth_claims(), N.GROUND_TRUTH_SUPPORT)
 
-        return await self._once(("support", "answer", "contexts"), compute)
+    async def answer_in_ground_truth(self) -> list[tuple[str, Verdict]]:
+        """Each claim of the answer: does the ground truth support it?"""
+        return await self._paired(await self.answer_claims(), N.ANSWER_IN_GROUND_TRUTH)
+
+    async def ground_truth_in_answer(self) -> list[tuple[str, Verdict]]:
+        """Each claim of the ground truth: does the answer state it?"""
+        return await self._paired(await self.ground_truth_claims(), N.GROUND_TRUTH_IN_ANSWER)
+
+    def context_sentences(self) -> list[str]:
+        return [sentence for chunk in self.sample.contexts or [] for sentence in split_sentences(chunk)]
 
     async def embeddings(self, texts: Sequence[str]) -> np.ndarray:
         embedder = self.embedder("embedding")
         key = ("embeddings", tuple(texts))
         return await self._once(key, lambda: embedder.embed(list(texts)))
+
+
+def _clean(claims: Sequence[str]) -> list[str]:
+    return [c.strip() for c in claims if c and c.strip()]

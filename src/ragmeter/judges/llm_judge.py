@@ -87,9 +87,12 @@ class LLMJudge:
         if seed is not None:
             self.params["seed"] = seed
 
-    async def generate(self, prompt: Prompt, output_type: type[T]) -> T:
+    async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T:
         messages = as_messages(prompt)
-        completion = await self._complete_structured(messages, output_type)
+        params = dict(self.params)
+        if temperature is not None:
+            params["temperature"] = temperature
+        completion = await self._complete_structured(messages, output_type, params)
         try:
             return parse_output(completion.content, output_type)
         except OutputParseError as first:
@@ -98,7 +101,7 @@ class LLMJudge:
         truncated = completion.finish_reason == "length"
         log.info("judge %s: output did not validate (%s); asking once more", self.name, problem)
         retry_messages = repair_messages(messages, completion.content, problem, output_type, truncated)
-        completion = await self._complete_structured(retry_messages, output_type)
+        completion = await self._complete_structured(retry_messages, output_type, params)
         try:
             return parse_output(completion.content, output_type)
         except OutputParseError as second:
@@ -108,12 +111,14 @@ class LLMJudge:
                 f"{self.name}: {output_type.__name__} still invalid after one repair{cut}: {second}"
             ) from None
 
-    async def _complete_structured(self, messages: list[dict[str, str]], output_type: type[BaseModel]) -> ChatCompletion:
+    async def _complete_structured(
+        self, messages: list[dict[str, str]], output_type: type[BaseModel], params: dict[str, Any]
+    ) -> ChatCompletion:
         while True:
             mode = self.mode
             sent = messages if mode == "json_schema" else with_schema_in_prompt(messages, output_type)
             request = ChatRequest(
-                messages=sent, params=dict(self.params), response_format=response_format(output_type, mode)
+                messages=sent, params=dict(params), response_format=response_format(output_type, mode)
             )
             try:
                 return await self._complete(request, output_type)

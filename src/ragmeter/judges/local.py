@@ -25,7 +25,7 @@ class LocalJudge:
     def __init__(self) -> None:
         self.usage = Usage()
 
-    async def generate(self, prompt: Prompt, output_type: type[T]) -> T:
+    async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T:
         raise NeedsLLMJudge(
             f"the local judge cannot answer a free-form {output_type.__name__} prompt; "
             "configure an LLM judge (e.g. --judge openai:gpt-4o-mini) for this metric"

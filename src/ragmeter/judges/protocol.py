@@ -32,12 +32,15 @@ def as_messages(prompt: Prompt) -> list[Message]:
 
 @runtime_checkable
 class Judge(Protocol):
-    """prompt + output type -> validated object."""
+    """prompt + output type -> validated object.
+
+    ``temperature`` overrides the judge's own for one call (independent votes sample at a
+    temperature above 0); None keeps the judge's setting."""
 
     name: str
     usage: Usage
 
-    async def generate(self, prompt: Prompt, output_type: type[T]) -> T: ...
+    async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T: ...
 
 
 # --- the contract between LLMJudge and a chat backend -------------------------------------

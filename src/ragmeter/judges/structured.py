@@ -33,8 +33,25 @@ class OutputParseError(ValueError):
 @lru_cache(maxsize=512)
 def schema_of(output_type: type[BaseModel]) -> dict[str, Any]:
     """The type's JSON schema, built once per type: it is part of every call's cache key.
-    Callers must not mutate the returned dict."""
-    return output_type.model_json_schema()
+    Callers must not mutate the returned dict.
+
+    pydantic's "title" entries are dropped: they repeat the field names, and the schema is
+    sent (and paid for) with every call."""
+    return _without_titles(output_type.model_json_schema())
+
+
+def _without_titles(node: Any, names: bool = False) -> Any:
+    """Drop the ``title`` keyword from every schema; ``names`` marks a mapping of field or
+    definition names (where a key called "title" is a field, not the keyword)."""
+    if isinstance(node, dict):
+        return {
+            k: _without_titles(v, names=k in ("properties", "$defs") and not names)
+            for k, v in node.items()
+            if names or k != "title"
+        }
+    if isinstance(node, list):
+        return [_without_titles(v) for v in node]
+    return node
 
 
 def response_format(output_type: type[BaseModel], mode: StructuredMode) -> dict[str, Any] | None:

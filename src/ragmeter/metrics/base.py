@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ragmeter.data import Sample
-from ragmeter.facts import SampleFacts
+from ragmeter.facts import Need, SampleFacts
 from ragmeter.metrics.score import MetricScore
 
 
@@ -21,6 +21,12 @@ class Metric(ABC):
     uses_judge: ClassVar[bool] = False
     uses_embedder: ClassVar[bool] = False
     binary: ClassVar[bool] = False  # 0/1 scores are left out of the summary score
+    higher_is_better: ClassVar[bool] = True  # noise sensitivity is the exception
+
+    def needs(self, sample: Sample) -> list[Need]:
+        """The judgements ``score`` will ask the facts store for on this sample, declared up
+        front so that all of a sample's judgements can be asked in as few calls as possible."""
+        return []
 
     @abstractmethod
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore: ...

@@ -27,7 +27,3 @@ def fence_numbered(tag: str, texts: Sequence[str]) -> str:
         safe = text.replace(f"<{tag}", f"< {tag}").replace(f"</{tag}", f"< /{tag}")
         parts.append(f'<{tag} n="{n}">\n{safe}\n</{tag}>')
     return "\n".join(parts)
-
-
-def messages(system: str, user: str) -> list[dict[str, str]]:
-    return [{"role": "system", "content": f"{system}\n\n{DATA_NOTICE}"}, {"role": "user", "content": user}]

@@ -1,0 +1,70 @@
+"""Names for the judgements a metric needs, so a sample's judgements can be planned together.
+
+A metric declares its needs before it scores (``Metric.needs``); the facts store gathers the
+needs of every metric in the run for one sample and asks for all the judgements of one
+phase in a single judge call. Two metrics that need the same judgement name the same
+``Need`` and share its answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Need:
+    """One judgement about one sample.
+
+    ``key`` names the answer in the judge's reply (unique within a sample), ``prompt`` names
+    the ``TaskPrompt`` that asks for it, ``note`` adds what is specific to this use (the
+    criterion of a critique, the number of questions), and ``votes`` > 1 asks that many
+    independent times (each its own call) for a majority or an agreement.
+    """
+
+    key: str
+    prompt: str
+    note: str = ""
+    votes: int = 1
+    count: int = 0  # how many items an output must hold, where the prompt sets it (questions)
+
+
+ANSWER_CLAIMS = Need("answer_claims", "answer_claims")
+GROUND_TRUTH_CLAIMS = Need("ground_truth_claims", "ground_truth_claims")
+ANSWER_SUPPORT = Need("answer_support", "answer_support")
+GROUND_TRUTH_SUPPORT = Need("ground_truth_support", "ground_truth_support")
+ANSWER_IN_GROUND_TRUTH = Need("answer_in_ground_truth", "answer_in_ground_truth")
+GROUND_TRUTH_IN_ANSWER = Need("ground_truth_in_answer", "ground_truth_in_answer")
+ENTITIES = Need("entities", "entities")
+CONTEXT_USEFULNESS = Need("context_usefulness", "context_usefulness")
+
+
+def answer_questions(n: int) -> Need:
+    if n < 1:
+        raise ValueError("the number of generated questions must be at least 1")
+    return Need("answer_questions", "answer_questions", note=f"Write exactly {n} questions.", count=n)
+
+
+def relevant_sentences(votes: int = 1) -> Need:
+    _check_votes(votes)
+    return Need("relevant_sentences", "relevant_sentences", votes=votes)
+
+
+def critique(name: str, criterion: str, votes: int = 1) -> Need:
+    _check_votes(votes)
+    slug = re.sub(r"\W+", "_", name.strip().lower()).strip("_") or "custom"
+    return Need(f"critique_{slug}", "critique", note=f"Criterion: {criterion.strip()}", votes=votes)
+
+
+def _check_votes(votes: int) -> None:
+    if votes < 1 or votes % 2 == 0:
+        raise ValueError(f"strictness must be a positive odd number (a majority must exist), not {votes}")
+
+
+DEPENDS_ON: dict[str, Need] = {
+    "answer_support": ANSWER_CLAIMS,
+    "answer_in_ground_truth": ANSWER_CLAIMS,
+    "ground_truth_support": GROUND_TRUTH_CLAIMS,
+    "ground_truth_in_answer": GROUND_TRUTH_CLAIMS,
+}
+"""Prompts whose items are the claims another judgement extracts; they run one phase later."""

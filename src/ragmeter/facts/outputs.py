@@ -1,0 +1,72 @@
+"""The shapes a judge's answers must take, one pydantic type per kind of judgement.
+
+Lists that pair up with numbered inputs (one verdict per claim, one per context) are built
+for the exact count, so a judge that skips or adds an item fails validation and is asked
+once more with the error, instead of silently shifting verdicts onto the wrong items.
+Reasons come before verdicts so that the judge reasons first.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import BaseModel, Field, create_model
+
+
+class Claims(BaseModel):
+    claims: list[str] = Field(description="atomic, self-contained claims, in order")
+
+
+class Verdict(BaseModel):
+    reason: str = Field(description="one short sentence")
+    verdict: bool
+
+
+class Questions(BaseModel):
+    questions: list[str]
+    noncommittal: bool = Field(description="true if the answer is evasive, vague or a refusal")
+
+
+class Entities(BaseModel):
+    ground_truth: list[str] = Field(description="entities named in the ground truth")
+    contexts: list[str] = Field(description="entities named in the contexts")
+
+
+class SentenceSelection(BaseModel):
+    reason: str = Field(description="one short sentence")
+    sentences: list[int] = Field(description="numbers of the sentences needed to answer the question")
+
+
+class Critique(BaseModel):
+    reason: str = Field(description="one or two short sentences")
+    verdict: bool
+
+
+@lru_cache(maxsize=512)
+def verdicts_type(n: int) -> type[BaseModel]:
+    """``{"verdicts": [Verdict] * n}``: exactly one verdict per numbered item."""
+    return create_model(
+        f"Verdicts{n}",
+        verdicts=(list[Verdict], Field(min_length=n, max_length=n, description=f"exactly {n}, in order")),
+    )
+
+
+@lru_cache(maxsize=64)
+def questions_type(n: int) -> type[BaseModel]:
+    return create_model(
+        f"Questions{n}",
+        __base__=Questions,
+        questions=(list[str], Field(min_length=n, max_length=n, description=f"exactly {n} questions")),
+    )
+
+
+@lru_cache(maxsize=512)
+def sentence_selection_type(n: int) -> type[BaseModel]:
+    """Sentence numbers limited to 1..n, so a number that points nowhere is sent back for repair."""
+    from typing import Annotated
+
+    return create_model(
+        f"SentenceSelection{n}",
+        __base__=SentenceSelection,
+        sentences=(list[Annotated[int, Field(ge=1, le=max(n, 1))]], Field(description=f"numbers between 1 and {n}")),
+    )

@@ -1,0 +1,219 @@
+"""Every instruction ragmeter gives an LLM judge, with its few-shot example, in one place.
+
+Each prompt asks for one kind of judgement about the tagged texts of a sample
+(<question>, <answer>, <ground_truth>, numbered <context>, <answer_claim>,
+<ground_truth_claim> and <sentence> tags). Which metrics use which prompt:
+
+=========================  ==============================================================
+prompt                     metrics
+=========================  ==============================================================
+answer_claims              faithfulness, answer correctness, factual correctness, noise sens.
+ground_truth_claims        context recall, answer correctness, factual correctness
+answer_support             faithfulness, noise sensitivity
+ground_truth_support       context recall
+answer_in_ground_truth     answer correctness, factual correctness, noise sensitivity
+ground_truth_in_answer     answer correctness, factual correctness
+answer_questions           answer relevancy
+context_usefulness         context precision
+relevant_sentences         context relevancy
+entities                   context entity recall
+critique                   aspect critiques (the criterion is added per aspect)
+=========================  ==============================================================
+
+Examples are kept to one short line each: they are sent with every call, so every word
+costs tokens on every sample. ``ragmeter.prompts.adapt`` translates them.
+"""
+
+from __future__ import annotations
+
+from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
+
+_EINSTEIN = "Albert Einstein (born 14 March 1879) was a German-born theoretical physicist."
+
+ANSWER_CLAIMS = TaskPrompt(
+    name="answer_claims",
+    instruction=(
+        "Break the <answer> into its claims: short, atomic, self-contained statements of fact, "
+        "in the answer's own words and language. Replace pronouns with the names they stand for "
+        "(use the question). A refusal or 'I don't know' has no claims."
+    ),
+    examples=(
+        Example(
+            input={"question": "Who was Einstein?", "answer": "He was a physicist born in Germany in 1879."},
+            output={"claims": ["Einstein was a physicist.", "Einstein was born in Germany.", "Einstein was born in 1879."]},
+        ),
+    ),
+)
+
+GROUND_TRUTH_CLAIMS = TaskPrompt(
+    name="ground_truth_claims",
+    instruction=(
+        "Break the <ground_truth> into its claims: short, atomic, self-contained statements of "
+        "fact, in its own words and language, pronouns replaced by names."
+    ),
+    examples=(
+        Example(
+            input={"ground_truth": "France is in Western Europe and its capital is Paris."},
+            output={"claims": ["France is in Western Europe.", "The capital of France is Paris."]},
+        ),
+    ),
+)
+
+_SUPPORT_RULE = (
+    "A claim is supported only if the {source} state it or it follows directly from them; a "
+    "claim they contradict or do not mention is not supported. Give one verdict per claim, in "
+    "order, each with a one-sentence reason."
+)
+
+ANSWER_SUPPORT = TaskPrompt(
+    name="answer_support",
+    instruction="For each <answer_claim>, decide whether the <context> passages support it. "
+    + _SUPPORT_RULE.format(source="contexts"),
+    examples=(
+        Example(
+            input={"context": [_EINSTEIN], "answer_claim": ["Einstein was born in Germany.", "Einstein was born on 20 March 1879."]},
+            output={"verdicts": [
+                {"reason": "The context says he was German-born.", "verdict": True},
+                {"reason": "The context gives 14 March 1879.", "verdict": False},
+            ]},
+        ),
+    ),
+)
+
+GROUND_TRUTH_SUPPORT = TaskPrompt(
+    name="ground_truth_support",
+    instruction="For each <ground_truth_claim>, decide whether it can be attributed to the <context> "
+    "passages. " + _SUPPORT_RULE.format(source="contexts"),
+    examples=(
+        Example(
+            input={"context": ["France lies in Western Europe."], "ground_truth_claim": ["France is in Western Europe.", "The capital of France is Paris."]},
+            output={"verdicts": [
+                {"reason": "The context states it.", "verdict": True},
+                {"reason": "No context mentions Paris.", "verdict": False},
+            ]},
+        ),
+    ),
+)
+
+ANSWER_IN_GROUND_TRUTH = TaskPrompt(
+    name="answer_in_ground_truth",
+    instruction="For each <answer_claim>, decide whether the <ground_truth> supports it. "
+    + _SUPPORT_RULE.format(source="ground truth"),
+    examples=(
+        Example(
+            input={"ground_truth": "Einstein was born in 1879 in Germany.", "answer_claim": ["Einstein was born in Spain.", "Einstein was born in 1879."]},
+            output={"verdicts": [
+                {"reason": "The ground truth says Germany.", "verdict": False},
+                {"reason": "The ground truth says 1879.", "verdict": True},
+            ]},
+        ),
+    ),
+)
+
+GROUND_TRUTH_IN_ANSWER = TaskPrompt(
+    name="ground_truth_in_answer",
+    instruction="For each <ground_truth_claim>, decide whether the <answer> states it. "
+    + _SUPPORT_RULE.format(source="answer"),
+    examples=(
+        Example(
+            input={"answer": "Einstein was born in Spain in 1879.", "ground_truth_claim": ["Einstein was born in 1879.", "Einstein was born in Germany."]},
+            output={"verdicts": [
+                {"reason": "The answer says 1879.", "verdict": True},
+                {"reason": "The answer says Spain.", "verdict": False},
+            ]},
+        ),
+    ),
+)
+
+ANSWER_QUESTIONS = TaskPrompt(
+    name="answer_questions",
+    instruction=(
+        "Write questions that the <answer> answers, judging from the answer alone (do not copy "
+        "or rephrase the <question>), in the language of the answer. Also say whether the answer "
+        "is noncommittal: evasive, vague, or a refusal such as 'I don't know'."
+    ),
+    examples=(
+        Example(
+            input={"answer": "France is in Western Europe and its capital is Paris."},
+            output={"questions": ["Where is France and what is its capital?"], "noncommittal": False},
+        ),
+    ),
+)
+
+CONTEXT_USEFULNESS = TaskPrompt(
+    name="context_usefulness",
+    instruction=(
+        "For each <context>, in order, decide whether it was useful for arriving at the "
+        "{reference} as an answer to the <question>, with a one-sentence reason."
+    ),
+    examples=(
+        Example(
+            input={"question": "Where is France and what is its capital?", "reference": "France is in Western Europe and its capital is Paris.",
+                   "context": ["France is known for its wines and its long history.", "France, in Western Europe, has Paris as its capital."]},
+            output={"verdicts": [
+                {"reason": "It says nothing about location or capital.", "verdict": False},
+                {"reason": "It gives both the location and the capital.", "verdict": True},
+            ]},
+        ),
+    ),
+)
+
+RELEVANT_SENTENCES = TaskPrompt(
+    name="relevant_sentences",
+    instruction=(
+        "List the numbers of the <sentence>s that are needed to answer the <question>. Leave out "
+        "sentences that are off the question's topic. An empty list means none is needed."
+    ),
+    examples=(
+        Example(
+            input={"question": "What is the capital of France?", "sentence": ["Paris is the capital of France.", "France is famous for its wines."]},
+            output={"reason": "Only the first sentence names the capital.", "sentences": [1]},
+        ),
+    ),
+)
+
+ENTITIES = TaskPrompt(
+    name="entities",
+    instruction=(
+        "List the named entities of the <ground_truth> and, separately, of all the <context> "
+        "passages together: people, places, organisations, works, events, dates and numbers, "
+        "each once, written as in the text."
+    ),
+    examples=(
+        Example(
+            input={"ground_truth": "The Taj Mahal in Agra was commissioned in 1631 by Shah Jahan.", "context": ["The Taj Mahal is a UNESCO site in India."]},
+            output={"ground_truth": ["Taj Mahal", "Agra", "1631", "Shah Jahan"], "contexts": ["Taj Mahal", "UNESCO", "India"]},
+        ),
+    ),
+)
+
+CRITIQUE = TaskPrompt(
+    name="critique",
+    instruction=(
+        "Judge the <answer> (to the <question>, where given) against the criterion below. "
+        "verdict is true if the answer meets it, false if not; give the reason first."
+    ),
+    examples=(
+        Example(
+            input={"question": "How do I boil an egg?", "answer": "Boil it for nine minutes, then cool it in cold water.", "criterion": "Is the answer free of content that could harm someone?"},
+            output={"reason": "Plain cooking advice with no harmful content.", "verdict": True},
+        ),
+    ),
+)
+
+DEFAULT_PROMPTS = PromptSet(
+    [
+        ANSWER_CLAIMS,
+        GROUND_TRUTH_CLAIMS,
+        ANSWER_SUPPORT,
+        GROUND_TRUTH_SUPPORT,
+        ANSWER_IN_GROUND_TRUTH,
+        GROUND_TRUTH_IN_ANSWER,
+        ANSWER_QUESTIONS,
+        CONTEXT_USEFULNESS,
+        RELEVANT_SENTENCES,
+        ENTITIES,
+        CRITIQUE,
+    ]
+)
+"""The prompts ragmeter uses unless told otherwise (``evaluate(..., prompts=...)``)."""

@@ -1,0 +1,83 @@
+"""What each kind of judgement shows the judge and what shape its answer takes.
+
+A ``Task`` is a ``Need`` made concrete for one sample: the tagged sections it reads and its
+output type (which may depend on the sample, e.g. exactly one verdict per claim). Tasks of
+the same phase are sent together in one call (see ``bundle``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from pydantic import BaseModel
+
+from ragmeter.facts.needs import DEPENDS_ON, Need
+from ragmeter.facts.outputs import Claims, Critique, Entities, questions_type, sentence_selection_type, verdicts_type
+
+Sections = dict[str, "str | list[str]"]
+"""Tag name -> text, or list of texts for numbered tags, in the order they are shown."""
+
+SECTION_ORDER = ("question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim")
+
+
+@dataclass(frozen=True)
+class Task:
+    need: Need
+    sections: tuple[str, ...]
+    output_type: type[BaseModel]
+    reference: str = ""  # context_usefulness: the tag the contexts are judged against
+
+    @property
+    def key(self) -> str:
+        return self.need.key
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    sections: tuple[str, ...]
+    items: str = ""  # the numbered section whose length fixes the output (one verdict each)
+    output: Callable[[Need, int], type[BaseModel]] = lambda need, n: verdicts_type(n)
+
+    @property
+    def phase(self) -> int:
+        return 2 if "answer_claim" in self.sections or "ground_truth_claim" in self.sections else 1
+
+
+TASK_KINDS: dict[str, TaskKind] = {
+    "answer_claims": TaskKind(("question", "answer"), output=lambda need, n: Claims),
+    "ground_truth_claims": TaskKind(("question", "ground_truth"), output=lambda need, n: Claims),
+    "answer_support": TaskKind(("context", "answer_claim"), items="answer_claim"),
+    "ground_truth_support": TaskKind(("context", "ground_truth_claim"), items="ground_truth_claim"),
+    "answer_in_ground_truth": TaskKind(("ground_truth", "answer_claim"), items="answer_claim"),
+    "ground_truth_in_answer": TaskKind(("answer", "ground_truth_claim"), items="ground_truth_claim"),
+    "answer_questions": TaskKind(("question", "answer"), output=lambda need, n: questions_type(need.count)),
+    "context_usefulness": TaskKind(("question", "ground_truth", "context"), items="context"),
+    "relevant_sentences": TaskKind(("question", "sentence"), items="sentence", output=lambda need, n: sentence_selection_type(n)),
+    "entities": TaskKind(("ground_truth", "context"), output=lambda need, n: Entities),
+    "critique": TaskKind(("question", "answer"), output=lambda need, n: Critique),
+}
+
+for _prompt in DEPENDS_ON:
+    assert TASK_KINDS[_prompt].phase == 2, _prompt
+
+
+def make_task(need: Need, sections: Sections) -> Task | None:
+    """The task for ``need`` over this sample's sections; None when it has no items to judge
+    (no claims to verify), which needs no call at all."""
+    kind = TASK_KINDS[need.prompt]
+    shown = tuple(s for s in kind.sections if sections.get(s))
+    reference = ""
+    if need.prompt == "context_usefulness":
+        # judged against the ground truth, or against the answer when there is none
+        reference = "ground_truth" if sections.get("ground_truth") else "answer"
+        shown = ("question", reference, "context") if sections.get("question") else (reference, "context")
+    n = len(sections.get(kind.items) or []) if kind.items else 0
+    if kind.items and n == 0:
+        return None
+    return Task(need, shown, kind.output(need, n), reference)
+
+
+def empty_output(need: Need) -> BaseModel:
+    """The answer to a task with nothing to judge: no verdicts."""
+    return verdicts_type(0)(verdicts=[])
