@@ -64,6 +64,8 @@ def test_demo_runs_offline(minilm, tmp_path, monkeypatch):
     result = runner.invoke(app, ["demo", "-q"])
     assert result.exit_code == 0, result.output
     assert "answer_similarity" in result.stdout and "16" in result.stdout
+    assert "token_f1" in result.stdout and "rouge_l" in result.stdout
+    assert "summary score" in result.stdout
 
 
 def test_recipe_runs_offline(minilm, tmp_path, monkeypatch, capsys):

@@ -167,8 +167,13 @@ def demo(
     from ragmeter.engine import evaluate as run_evaluate
 
     _setup_logging(False)
-    err.print(f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} with the local MiniLM embedder (offline)")
-    result = run_evaluate(SAMPLE_DATA_PATH, ["answer_similarity"], embedder="local", journal=False, show_progress=not quiet)
+    err.print(
+        f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} offline with the local MiniLM embedder "
+        "and the judge-free metrics (for faithfulness and the other judged metrics, add --judge; see `ragmeter metrics`)"
+    )
+    result = run_evaluate(
+        SAMPLE_DATA_PATH, ["answer_similarity", "token_f1", "rouge_l"], embedder="local", journal=False, show_progress=not quiet
+    )
     print_result(out, result, show_samples=True)
 
 
