@@ -262,3 +262,40 @@ def test_local_judge_reports_a_typed_error_for_llm_metrics():
     for name in ("context_recall", "harmfulness"):
         score = result.samples[0].scores[name]
         assert score.value is None and score.error.kind == "NeedsLLMJudge"
+
+
+def test_failed_answer_claims_do_not_fail_the_ground_truth_verdicts():
+    def responder(request):
+        user = request["messages"][-1]["content"]
+        reply = json.loads(scripted_judge.respond(request))
+        if "answer_claims" in reply:
+            reply["answer_claims"] = {"claims": "not a list"}  # invalid, every time
+        return json.dumps(reply) if "Task " in user else "{}"
+
+    records = [{"question": FRANCE_Q, "answer": "France is in Western Europe.", "contexts": [PARIS], "ground_truth": FRANCE_TRUTH}]
+    with OpenAIMockServer(chat_responder=responder) as server:
+        result = run(server, records, ["faithfulness", "context_recall"])
+    assert result.samples[0].scores["faithfulness"].error.kind == "JudgeOutputInvalid"
+    assert value(result, "context_recall") == 1.0
+
+
+def test_two_critiques_under_one_key_are_refused(server):
+    with pytest.raises(ValueError, match="another name"):
+        run(server, [{"answer": "a"}], [AspectCritique("a b", "Is it short?"), AspectCritique("a_b", "Is it long?")])
+
+
+def test_a_plain_script_ends_without_event_loop_errors(server, tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "from ragmeter import evaluate\n"
+        f"r = evaluate([{{'question': 'q', 'answer': 'Paris is big.', 'contexts': ['Paris is big.']}}], ['faithfulness'],"
+        f" judge='openai:m@{server.base_url}', cache=False, journal=False, show_progress=False)\n"
+        "print(r.samples[0].scores['faithfulness'].value)\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1.0"
+    assert "Event loop is closed" not in done.stderr and "never retrieved" not in done.stderr

@@ -47,6 +47,11 @@ class CachedEmbedder:
     def usage(self) -> Usage:
         return self.inner.usage
 
+    async def aclose(self) -> None:
+        close = getattr(self.inner, "aclose", None)
+        if close is not None:
+            await close()
+
     def __repr__(self) -> str:
         return f"CachedEmbedder({self.inner!r}, {self.cache!r})"
 

@@ -120,6 +120,7 @@ async def aevaluate(
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is listed twice: {names}")
 
+    _check_needs_distinct(chosen)
     disk = _open_cache(cache)
     the_judge = _build_judge(judge, disk, judge_options or {}) if any(m.uses_judge for m in chosen) else None
     the_embedder = _build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
@@ -185,6 +186,10 @@ async def aevaluate(
     finally:
         if the_journal is not None:
             the_journal.close()
+        for model in (the_judge, the_embedder):
+            close = getattr(model, "aclose", None)
+            if close is not None:
+                await close()
 
     info.finished = time.time()
     usage = {}
@@ -235,6 +240,21 @@ async def _run(
             await asyncio.gather(*(score_and_record(index, m, facts) for m in pending))
 
     await asyncio.gather(*(worker() for _ in range(min(concurrency, max(1, len(work))))))
+
+
+def _check_needs_distinct(metrics: Sequence[Metric]) -> None:
+    """Two metrics may share a judgement only if they ask for the same one: two critiques
+    whose names normalise to the same key but whose criteria differ would get one answer."""
+    probe = Sample(question="q", answer="a", contexts=["c"], ground_truth="g")
+    seen: dict[str, tuple[Any, str]] = {}
+    for metric in metrics:
+        for need in metric.needs(probe):
+            if need.key in seen and seen[need.key][0] != need:
+                raise ValueError(
+                    f"metrics {seen[need.key][1]!r} and {metric.name!r} ask different questions under one "
+                    f"name ({need.key!r}); give one of them another name"
+                )
+            seen[need.key] = (need, metric.name)
 
 
 def _prompt_set(prompts: PromptSet | Mapping[str, TaskPrompt | str] | None) -> PromptSet:

@@ -111,12 +111,17 @@ class SampleFacts:
 
     async def _phase(self, needs: Sequence[Need]) -> dict[str, Any]:
         judge = self.llm_judge(needs[0].prompt.replace("_", " ") if len(needs) == 1 else "judging this sample")
-        sections = await self._sections(needs)
+        sections, failed = await self._sections(needs)
         tasks: list[Task] = []
         outcomes: dict[str, Any] = {}
         for need in needs:
-            task = make_task(need, sections)
-            if task is None:
+            # a verification whose claims could not be extracted reports that error; the
+            # others (e.g. the ground truth's claims, when only the answer's failed) go on
+            broken = [failed[name] for name in TASK_KINDS[need.prompt].sections if name in failed]
+            task = None if broken else make_task(need, sections)
+            if broken:
+                outcomes[need.key] = broken[0]
+            elif task is None:
                 outcomes[need.key] = empty_output(need)
             else:
                 tasks.append(task)
@@ -125,14 +130,17 @@ class SampleFacts:
 
     async def _votes(self, need: Need) -> list[BaseModel]:
         judge = self.llm_judge(need.prompt.replace("_", " "))
-        sections = await self._sections([need])
+        sections, failed = await self._sections([need])
+        if failed:
+            raise next(iter(failed.values()))
         task = make_task(need, sections)
         if task is None:
             return [empty_output(need)] * need.votes
         return await ask_votes(judge, task, sections, self.prompts, need.votes, self.vote_temperature)
 
-    async def _sections(self, needs: Sequence[Need]) -> Sections:
-        """The texts the tasks read; claims only when a task verifies them."""
+    async def _sections(self, needs: Sequence[Need]) -> tuple[Sections, dict[str, Exception]]:
+        """The texts the tasks read (claims only when a task verifies them), and the claim
+        sections that could not be had, with the error that stopped each."""
         s = self.sample
         sections: Sections = {
             "question": s.question or "",
@@ -140,14 +148,19 @@ class SampleFacts:
             "ground_truth": s.ground_truth or "",
             "context": list(s.contexts or []),
         }
+        failed: dict[str, Exception] = {}
         wanted = {name for need in needs for name in TASK_KINDS[need.prompt].sections}
         if "sentence" in wanted:
             sections["sentence"] = self.context_sentences()
-        if "answer_claim" in wanted:
-            sections["answer_claim"] = await self.answer_claims()
-        if "ground_truth_claim" in wanted:
-            sections["ground_truth_claim"] = await self.ground_truth_claims()
-        return sections
+        for name, claims in (("answer_claim", self.answer_claims), ("ground_truth_claim", self.ground_truth_claims)):
+            if name in wanted:
+                try:
+                    sections[name] = await claims()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    failed[name] = exc
+        return sections, failed
 
     # --- facts by name --------------------------------------------------------------------
 

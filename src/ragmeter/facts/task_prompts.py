@@ -60,15 +60,15 @@ GROUND_TRUTH_CLAIMS = TaskPrompt(
 )
 
 _SUPPORT_RULE = (
-    "A claim is supported only if the {source} state it or it follows directly from them; a "
-    "claim they contradict or do not mention is not supported. Give one verdict per claim, in "
-    "order, each with a one-sentence reason."
+    "A claim is supported only if it is stated in the {source} or follows directly from what is "
+    "stated there; a claim the {source} contradicts or does not mention is not supported. Give "
+    "one verdict per claim, in order, each with a one-sentence reason."
 )
 
 ANSWER_SUPPORT = TaskPrompt(
     name="answer_support",
     instruction="For each <answer_claim>, decide whether the <context> passages support it. "
-    + _SUPPORT_RULE.format(source="contexts"),
+    + _SUPPORT_RULE.format(source="context passages"),
     examples=(
         Example(
             input={"context": [_EINSTEIN], "answer_claim": ["Einstein was born in Germany.", "Einstein was born on 20 March 1879."]},
@@ -83,7 +83,7 @@ ANSWER_SUPPORT = TaskPrompt(
 GROUND_TRUTH_SUPPORT = TaskPrompt(
     name="ground_truth_support",
     instruction="For each <ground_truth_claim>, decide whether it can be attributed to the <context> "
-    "passages. " + _SUPPORT_RULE.format(source="contexts"),
+    "passages. " + _SUPPORT_RULE.format(source="context passages"),
     examples=(
         Example(
             input={"context": ["France lies in Western Europe."], "ground_truth_claim": ["France is in Western Europe.", "The capital of France is Paris."]},

@@ -170,6 +170,13 @@ class LLMJudge:
             self.cache.put(CACHE_NAMESPACE, key, json.dumps(completion.__dict__).encode())
         return completion
 
+    async def aclose(self) -> None:
+        """Close the backend's connections for the running event loop (before the loop ends,
+        so no transport is left to be closed by a loop that is already gone)."""
+        close = getattr(self.backend, "aclose", None)
+        if close is not None:
+            await close()
+
     def _on_retry(self, attempt: int, error: BaseException, delay: float) -> None:
         self.usage.retries += 1
         reason = str(error) or type(error).__name__

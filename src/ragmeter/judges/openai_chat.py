@@ -64,5 +64,9 @@ class OpenAIChatBackend:
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
         )
 
+    async def aclose(self) -> None:
+        """Close the HTTP connections opened from the running event loop."""
+        await self.connection.aclose()
+
     def __repr__(self) -> str:
         return f"OpenAIChatBackend({self.identity!r})"

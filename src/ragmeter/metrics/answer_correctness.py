@@ -69,7 +69,8 @@ class AnswerCorrectness(Metric):
             "TP": tp,
             "FP": fp,
             "FN": fn,
-            "reasons": {c: v.reason for c, v in [*answer_side, *truth_side]},
+            "answer_claims": [{"claim": c, "in_ground_truth": v.verdict, "reason": v.reason} for c, v in answer_side],
+            "ground_truth_claims": [{"claim": c, "in_answer": v.verdict, "reason": v.reason} for c, v in truth_side],
         }
         f1 = factual_f1(len(tp), len(fp), len(fn))
         if f1 is None:
