@@ -129,7 +129,7 @@ ANSWER_QUESTIONS = TaskPrompt(
     name="answer_questions",
     instruction=(
         "Write questions that the <answer> answers, judging from the answer alone (do not copy "
-        "or rephrase the <question>), in the language of the answer. Also say whether the answer "
+        "or rephrase the <question>), in the language of the <question>. Also say whether the answer "
         "is noncommittal: evasive, vague, or a refusal such as 'I don't know'."
     ),
     examples=(
@@ -190,7 +190,8 @@ ENTITIES = TaskPrompt(
 CRITIQUE = TaskPrompt(
     name="critique",
     instruction=(
-        "Judge the <answer> (to the <question>, where given) against the criterion below. "
+        "Judge the <answer> (to the <question>, with the retrieved <context> passages, where "
+        "given) against the criterion below. "
         "verdict is true if the answer meets it, false if not; give the reason first."
     ),
     examples=(

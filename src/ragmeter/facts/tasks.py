@@ -55,7 +55,7 @@ TASK_KINDS: dict[str, TaskKind] = {
     "context_usefulness": TaskKind(("question", "ground_truth", "context"), items="context"),
     "relevant_sentences": TaskKind(("question", "sentence"), items="sentence", output=lambda need, n: sentence_selection_type(n)),
     "entities": TaskKind(("ground_truth", "context"), output=lambda need, n: Entities),
-    "critique": TaskKind(("question", "answer"), output=lambda need, n: Critique),
+    "critique": TaskKind(("question", "answer", "context"), output=lambda need, n: Critique),
 }
 
 for _prompt in DEPENDS_ON:
