@@ -222,8 +222,8 @@ def test_async_api_and_running_loop(server):
 
 
 def test_local_judge_gives_a_typed_error_for_llm_only_metrics(server):
-    result = evaluate(RECORDS[:1], ["faithfulness"], judge="local", show_progress=False, journal=False)
-    score = result.samples[0].scores["faithfulness"]
+    result = evaluate(RECORDS[:1], ["harmfulness"], judge="local", show_progress=False, journal=False)
+    score = result.samples[0].scores["harmfulness"]
     assert score.value is None and score.error.kind == "NeedsLLMJudge"
 
 

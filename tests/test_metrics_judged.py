@@ -256,10 +256,11 @@ def test_evaluated_text_cannot_close_its_tag(server):
     assert user.count("</answer>") == 1 and "< /answer>" in user
 
 
-def test_local_judge_reports_a_typed_error_for_llm_metrics():
+def test_local_judge_reports_a_typed_error_where_it_has_no_signal():
     records = [{"question": FRANCE_Q, "answer": "France is in Western Europe.", "contexts": [PARIS], "ground_truth": FRANCE_TRUTH}]
-    result = evaluate(records, ["context_recall", "harmfulness"], judge="local", cache=False, journal=False, show_progress=False)
-    for name in ("context_recall", "harmfulness"):
+    result = evaluate(records, ["harmfulness", AspectCritique("politeness", "Is it polite?")], judge="local",
+                      cache=False, journal=False, show_progress=False)
+    for name in ("harmfulness", "politeness"):
         score = result.samples[0].scores[name]
         assert score.value is None and score.error.kind == "NeedsLLMJudge"
 

@@ -48,7 +48,16 @@ class Usage(BaseModel):
     completion_tokens: int = 0
     cached_prompt_tokens: int = Field(0, description="prompt tokens the cache saved")
     cached_completion_tokens: int = Field(0, description="completion tokens the cache saved")
+    local_judgements: int = Field(0, description="verdicts the local judge decided (cascade: with no LLM call)")
+    escalated_judgements: int = Field(0, description="cascade: uncertain verdicts sent to the LLM judge")
+    calls_saved: int = Field(0, description="cascade: judge calls an LLM-only judge would have made and this one did not")
     cost: float | None = Field(None, description="USD; None when the model has no known price")
+
+    @property
+    def escalated_share(self) -> float | None:
+        """Share of the cascade's verdicts that went to the LLM judge; None without a cascade."""
+        total = self.local_judgements + self.escalated_judgements
+        return self.escalated_judgements / total if total else None
 
     def add_cost(self, cost: float | None) -> None:
         if cost is not None:

@@ -39,6 +39,14 @@ def _setup_logging(verbose: bool) -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
+def _parse_band(value: str) -> tuple[float, float]:
+    try:
+        low, high = (float(v) for v in value.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"--escalate-band takes LOW,HIGH (e.g. 0.25,0.75), not {value!r}")
+    return low, high
+
+
 def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
     prices: dict[str, tuple[float, float]] = {}
     for value in values:
@@ -55,7 +63,9 @@ def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
 def evaluate(
     data: Path = typer.Argument(..., help="JSONL, CSV, Parquet or JSON file of samples.", exists=True, dir_okay=False),
     metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
-    judge: str = typer.Option("local", "--judge", "-j", help="local | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
+    judge: str = typer.Option("local", "--judge", "-j", help="local | local+openai:MODEL (cascade) | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
+    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment | nli:HF_NAME_OR_PATH (a cross-encoder NLI model)."),
+    band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as JSON."),
     concurrency: int = typer.Option(16, "--concurrency", "-c", min=1, help="Samples evaluated at once."),
@@ -107,7 +117,14 @@ def evaluate(
             journal=journal if journal is not None else True,
             resume=resume,
             show_progress=not quiet,
-            judge_options={"timeout": timeout, "max_attempts": max_attempts, "prices": _parse_prices(price) or None},
+            judge_options={
+                "timeout": timeout,
+                "max_attempts": max_attempts,
+                "prices": _parse_prices(price) or None,
+                "verifier": verifier,
+                "band": _parse_band(band),
+                "threads": threads,
+            },
             prompts=prompt_set,
             language=language,
         )

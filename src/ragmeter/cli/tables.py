@@ -60,4 +60,9 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
             parts.append(f"{usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens")
         if usage.cost is not None:
             parts.append(f"cost ${usage.cost:.4f}")
+        if usage.escalated_share is not None:
+            parts.append(
+                f"{usage.escalated_judgements} of {usage.local_judgements + usage.escalated_judgements} verdicts "
+                f"escalated ({usage.escalated_share:.0%}), {usage.calls_saved} calls saved"
+            )
         console.print(f"{who}: " + ", ".join(parts), highlight=False)

@@ -27,6 +27,7 @@ class Need:
     note: str = ""
     votes: int = 1
     count: int = 0  # how many items an output must hold, where the prompt sets it (questions)
+    aspect: str = ""  # a built-in critique's aspect, for judges with a check of their own
 
 
 ANSWER_CLAIMS = Need("answer_claims", "answer_claims")
@@ -50,10 +51,14 @@ def relevant_sentences(votes: int = 1) -> Need:
     return Need("relevant_sentences", "relevant_sentences", votes=votes)
 
 
-def critique(name: str, criterion: str, votes: int = 1) -> Need:
+def critique(name: str, criterion: str, votes: int = 1, builtin: bool = False) -> Need:
+    """``builtin``: the criterion is ragmeter's own for the aspect ``name`` (the local judge
+    has checks for some of those, never for a user's criterion)."""
     _check_votes(votes)
     slug = re.sub(r"\W+", "_", name.strip().lower()).strip("_") or "custom"
-    return Need(f"critique_{slug}", "critique", note=f"Criterion: {criterion.strip()}", votes=votes)
+    return Need(
+        f"critique_{slug}", "critique", note=f"Criterion: {criterion.strip()}", votes=votes, aspect=slug if builtin else ""
+    )
 
 
 def _check_votes(votes: int) -> None:

@@ -70,3 +70,18 @@ def sentence_selection_type(n: int) -> type[BaseModel]:
         __base__=SentenceSelection,
         sentences=(list[Annotated[int, Field(ge=1, le=max(n, 1))]], Field(description=f"numbers between 1 and {n}")),
     )
+
+
+class CoveredPart(BaseModel):
+    part: str = Field(description="one part of the question")
+    covered: float = Field(ge=0.0, le=1.0, description="how well the answer addresses it")
+    evidence: str = Field("", description="the answer's best-matching span")
+
+
+class QuestionCoverage(BaseModel):
+    """The local judge's answer to ``answer_questions``: it cannot write questions, so it
+    measures how much of the question the answer addresses, part by part."""
+
+    score: float = Field(ge=0.0, le=1.0)
+    noncommittal: bool
+    parts: list[CoveredPart]

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from ragmeter.data import Sample
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.errors import JudgeUnavailable, NeedsLLMJudge
+from ragmeter.errors import JudgeUnavailable
 from ragmeter.facts import needs as N
 from ragmeter.facts.bundle import ask_all, ask_votes, as_result
 from ragmeter.facts.needs import DEPENDS_ON, Need
@@ -28,6 +28,9 @@ from ragmeter.facts.outputs import Verdict
 from ragmeter.facts.sentences import split_sentences
 from ragmeter.facts.task_prompts import DEFAULT_PROMPTS
 from ragmeter.facts.tasks import TASK_KINDS, Sections, Task, empty_output, make_task
+from ragmeter.facts.cascade import solve_cascade
+from ragmeter.facts.local_solver import solver_for
+from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet
@@ -75,14 +78,10 @@ class SampleFacts:
 
     # --- the models -----------------------------------------------------------------------
 
-    def llm_judge(self, what: str) -> Judge:
-        """The judge for a judgement that needs an LLM; a typed error when there is none."""
+    def judge(self, what: str) -> Judge:
+        """The run's judge; a typed error when there is none."""
         if self._judge is None:
             raise JudgeUnavailable(f"{what} needs a judge and none is configured")
-        if isinstance(self._judge, LocalJudge):
-            raise NeedsLLMJudge(
-                f"{what} has no local implementation yet; use an LLM judge (--judge openai:MODEL)"
-            )
         return self._judge
 
     def embedder(self, what: str) -> Embedder:
@@ -110,7 +109,7 @@ class SampleFacts:
         return as_result(outcomes[need.key])
 
     async def _phase(self, needs: Sequence[Need]) -> dict[str, Any]:
-        judge = self.llm_judge(needs[0].prompt.replace("_", " ") if len(needs) == 1 else "judging this sample")
+        judge = self.judge(needs[0].prompt.replace("_", " ") if len(needs) == 1 else "judging this sample")
         sections, failed = await self._sections(needs)
         tasks: list[Task] = []
         outcomes: dict[str, Any] = {}
@@ -125,18 +124,32 @@ class SampleFacts:
                 outcomes[need.key] = empty_output(need)
             else:
                 tasks.append(task)
-        outcomes.update(await ask_all(judge, tasks, sections, self.prompts))
+        outcomes.update(await self._solve(judge, tasks, sections))
         return outcomes
 
+    async def _solve(self, judge: Judge, tasks: Sequence[Task], sections: Sections) -> dict[str, Any]:
+        """Each task's outcome from whichever kind of judge the run has."""
+        if not tasks:
+            return {}
+        if isinstance(judge, CascadeJudge):
+            return await solve_cascade(judge, tasks, sections, self.prompts)
+        if isinstance(judge, LocalJudge):
+            return (await solver_for(judge).solve(tasks, sections)).outcomes
+        return await ask_all(judge, tasks, sections, self.prompts)
+
     async def _votes(self, need: Need) -> list[BaseModel]:
-        judge = self.llm_judge(need.prompt.replace("_", " "))
+        judge = self.judge(need.prompt.replace("_", " "))
         sections, failed = await self._sections([need])
         if failed:
             raise next(iter(failed.values()))
         task = make_task(need, sections)
         if task is None:
             return [empty_output(need)] * need.votes
-        return await ask_votes(judge, task, sections, self.prompts, need.votes, self.vote_temperature)
+        if isinstance(judge, LocalJudge):
+            # the local judge is deterministic: n votes would be n copies of one answer
+            return [as_result((await self._solve(judge, [task], sections))[task.key])] * need.votes
+        llm = judge.llm if isinstance(judge, CascadeJudge) else judge  # votes are the LLM's to cast
+        return await ask_votes(llm, task, sections, self.prompts, need.votes, self.vote_temperature)
 
     async def _sections(self, needs: Sequence[Need]) -> tuple[Sections, dict[str, Exception]]:
         """The texts the tasks read (claims only when a task verifies them), and the claim

@@ -1,14 +1,22 @@
 """The local judge: judgements from small models that ship on PyPI, with no key and no network.
 
 It does not answer free-form prompts (no small model on PyPI can judge reliably; see
-LOCAL_MODELS.md). Instead, the facts layer asks it for specific judgements (sentences,
-entities, support of a claim by passages...) through the models it holds. A judgement
-with no local implementation raises ``NeedsLLMJudge`` rather than inventing a score.
+LOCAL_MODELS.md). Instead, the facts layer hands it the specific judgements a metric needs
+(claims of a text, support of a claim by passages, relevance of a chunk, entities, coverage
+of the question, a few critiques) and it answers each with the models it holds:
+spaCy for sentences, clauses and entities, MiniLM for similarity, and a claim verifier
+(``ragmeter.local.verifier``: our alignment verifier by default, or any Hugging Face NLI
+cross-encoder by name or path). A judgement with no local signal (harmfulness, a custom
+criterion) raises ``NeedsLLMJudge`` rather than inventing a score.
+
+Every local verdict carries a probability; ``CascadeJudge`` sends the uncertain ones to an
+LLM judge.
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+import threading
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -20,16 +28,50 @@ T = TypeVar("T", bound=BaseModel)
 
 
 class LocalJudge:
-    name = "local"
+    """``LocalJudge(verifier="alignment" | "nli:NAME_OR_PATH", threads=None)``.
 
-    def __init__(self) -> None:
+    The models load on first use and are shared by every sample of a run; ``threads`` caps
+    torch's CPU threads (on a busy machine 1 can beat 2).
+    """
+
+    def __init__(self, verifier: str = "alignment", threads: int | None = None) -> None:
+        self.verifier_spec = verifier
+        self.threads = threads
+        self.name = "local" if verifier == "alignment" else f"local[{verifier}]"
         self.usage = Usage()
+        self._models: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def model(self, kind: str) -> Any:
+        """The loaded model of ``kind`` ("verifier", "relevance", "encoder"), built once."""
+        with self._lock:
+            if kind not in self._models:
+                self._models[kind] = self._load(kind)
+            return self._models[kind]
+
+    def _load(self, kind: str) -> Any:
+        if kind == "encoder":
+            from ragmeter.local.verifier import default_encoder
+
+            encoder = default_encoder()
+            if self.threads is not None:
+                encoder.threads = self.threads
+            return encoder
+        if kind == "verifier":
+            from ragmeter.local.verifier import get_verifier
+
+            return get_verifier(self.verifier_spec)
+        if kind == "relevance":
+            from ragmeter.local.relevance import RelevanceScorer
+
+            return RelevanceScorer()
+        raise KeyError(kind)
 
     async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T:
         raise NeedsLLMJudge(
             f"the local judge cannot answer a free-form {output_type.__name__} prompt; "
-            "configure an LLM judge (e.g. --judge openai:gpt-4o-mini) for this metric"
+            "configure an LLM judge (e.g. --judge openai:gpt-4o-mini) for this"
         )
 
     def __repr__(self) -> str:
-        return "LocalJudge()"
+        return f"LocalJudge(verifier={self.verifier_spec!r})"

@@ -1,6 +1,7 @@
 """Judges named by strings, so that a CLI flag, a config file and Python all say the same thing.
 
     local                                  small local models, no key, no network
+    local+openai:gpt-4o-mini               local first; uncertain verdicts go to the LLM judge
     openai:gpt-4o-mini                     OpenAI (OPENAI_API_KEY; OPENAI_BASE_URL honoured)
     openai:MODEL@http://host:port/v1       any OpenAI-compatible server (vLLM, llama.cpp, LM Studio...)
     ollama:llama3.1                        Ollama at $OLLAMA_HOST or http://localhost:11434
@@ -16,13 +17,14 @@ from dataclasses import dataclass
 from ragmeter.calls.cache import DiskCache
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.calls.usage import Prices
+from ragmeter.judges.cascade import DEFAULT_BAND, CascadeJudge
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.openai_chat import OpenAIChatBackend
 from ragmeter.judges.protocol import Judge
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
-FORMS = "'local', 'openai:MODEL', 'openai:MODEL@http://host:port/v1', 'ollama:MODEL', 'azure:DEPLOYMENT@https://NAME.openai.azure.com'"
+FORMS = "'local', 'local+openai:MODEL', 'openai:MODEL', 'openai:MODEL@http://host:port/v1', 'ollama:MODEL', 'azure:DEPLOYMENT@https://NAME.openai.azure.com'"
 
 
 @dataclass(frozen=True)
@@ -64,15 +66,29 @@ def get_judge(
     temperature: float = 0.0,
     max_tokens: int | None = None,
     seed: int | None = None,
+    verifier: str = "alignment",
+    band: tuple[float, float] = DEFAULT_BAND,
+    threads: int | None = None,
 ) -> Judge:
-    """Build a judge from its name; a ``Judge`` object passes through unchanged."""
+    """Build a judge from its name; a ``Judge`` object passes through unchanged.
+
+    ``verifier`` and ``threads`` set the local judge's claim verifier and torch threads;
+    ``band`` is the cascade's range of uncertain local probabilities."""
     if spec is None:
         spec = "local"
     if not isinstance(spec, str):
         return spec
+    text = spec.strip()
+    if text.startswith("local+"):
+        llm = get_judge(
+            text.removeprefix("local+"), cache=cache, timeout=timeout, max_attempts=max_attempts,
+            max_concurrency=max_concurrency, prices=prices, structured=structured, temperature=temperature,
+            max_tokens=max_tokens, seed=seed,
+        )
+        return CascadeJudge(LocalJudge(verifier, threads), llm, band)
     parsed = parse_judge_spec(spec)
     if parsed.provider == "local":
-        return LocalJudge()
+        return LocalJudge(verifier, threads)
     assert parsed.model is not None
     if parsed.provider == "azure":
         backend = OpenAIChatBackend(

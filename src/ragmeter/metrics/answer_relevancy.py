@@ -9,6 +9,12 @@ samples, since many servers ignore ``n``) and says whether the answer is noncomm
 An incomplete answer yields questions that cover only part of the original one, so it
 scores below a complete answer. Judge calls: none of its own (its questions ride along in
 the sample's first call); N + 1 embeddings.
+
+The local judge cannot write questions. It answers with the coverage of the question by
+the answer instead (``QuestionCoverage``: the question split into its parts, each part's
+coverage by the best-matching span of the answer; 0 when the answer is noncommittal), and
+that coverage is the score. A plain question-answer cosine is not used: it ranks
+incomplete answers above complete ones, whose extra content dilutes the similarity.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any, Sequence
 
 from ragmeter.data import Sample
 from ragmeter.facts import Need, SampleFacts, needs
+from ragmeter.facts.outputs import QuestionCoverage
 from ragmeter.metrics.answer_similarity import cosine_similarity
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
@@ -48,6 +55,8 @@ class AnswerRelevancy(Metric):
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
         generated = await facts.get(self._need)
+        if isinstance(generated, QuestionCoverage):
+            return _from_coverage(generated)
         questions = [q.strip() for q in generated.questions if q.strip()]
         vectors = await facts.embeddings([sample.question or "", *questions])
         similarities = [cosine_similarity(vectors[0], v) for v in vectors[1:]]
@@ -63,3 +72,17 @@ class AnswerRelevancy(Metric):
             if questions:
                 reason += f' (e.g. "{questions[0]}")'
         return MetricScore.ok(value, reason, verdicts)
+
+
+def _from_coverage(coverage: QuestionCoverage) -> MetricScore:
+    verdicts = {
+        "noncommittal": coverage.noncommittal,
+        "parts": [{"part": p.part, "covered": round(p.covered, 4), "evidence": p.evidence} for p in coverage.parts],
+    }
+    if coverage.noncommittal:
+        return MetricScore.ok(0.0, "the answer is noncommittal (evasive or a refusal), so it does not address the question", verdicts)
+    weak = [p.part for p in coverage.parts if p.covered < 0.5]
+    reason = f"the answer covers {len(coverage.parts) - len(weak)} of {len(coverage.parts)} parts of the question (local coverage {coverage.score:.3f})"
+    if weak:
+        reason += f'; not addressed: "{weak[0]}"'
+    return MetricScore.ok(coverage.score, reason, verdicts)

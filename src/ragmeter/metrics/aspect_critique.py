@@ -47,7 +47,9 @@ class AspectCritique(Metric):
         self.name = name.strip()  # type: ignore[misc]
         self.criterion = criterion.strip()
         self.strictness = strictness
-        self._need = needs.critique(self.name, self.criterion, strictness)
+        self._need = needs.critique(
+            self.name, self.criterion, strictness, builtin=ASPECTS.get(self.name) == self.criterion
+        )
 
     def config(self) -> dict[str, Any]:
         return {"criterion": self.criterion, "strictness": self.strictness}

@@ -1,0 +1,282 @@
+"""Answering the facts layer's tasks with the local judge's models, batched across samples.
+
+Why batched: the engine scores many samples at once, and each asks for its judgements at
+about the same moment. Answered one sample at a time, the models would run on a handful of
+sentences per call; gathered, spaCy parses every text of the batch in one pipe and the
+verifier scores every (premise, claim) pair of the batch in one pass. Requests that arrive
+while a batch is being computed form the next one (no timer: a lone sample waits for
+nothing). The models run in one worker thread, so the event loop stays free for I/O.
+
+Every answer comes with the probabilities behind its verdicts (``Solved.probabilities``),
+which the cascade uses to decide what to send to an LLM judge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import weakref
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from pydantic import BaseModel
+
+from ragmeter.errors import NeedsLLMJudge
+from ragmeter.facts.outputs import Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
+from ragmeter.facts.tasks import Sections, Task
+from ragmeter.judges.local import LocalJudge
+
+THRESHOLD = 0.5
+"""A local probability of support (or relevance) at or above this is a yes."""
+
+LOCAL_CRITIQUES = ("conciseness", "coherence")
+"""The aspects with a local signal; the others need an LLM judge."""
+
+
+@dataclass
+class Solved:
+    """The outcome of each task (an output or the error that stopped it), and, for tasks
+    made of yes/no verdicts, the probability of yes behind each verdict."""
+
+    outcomes: dict[str, Any] = field(default_factory=dict)
+    probabilities: dict[str, list[float]] = field(default_factory=dict)
+
+
+@dataclass
+class _Request:
+    tasks: Sequence[Task]
+    sections: Sections
+    future: asyncio.Future[Solved]
+
+
+class LocalSolver:
+    """One per local judge; see ``solver_for``."""
+
+    def __init__(self, judge: LocalJudge) -> None:
+        self.judge = judge
+        self._pending: deque[_Request] = deque()
+        self._drainer: asyncio.Task[None] | None = None
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter-local")
+        weakref.finalize(self, self._pool.shutdown, wait=False)
+
+    async def solve(self, tasks: Sequence[Task], sections: Sections) -> Solved:
+        loop = asyncio.get_running_loop()
+        request = _Request(tasks, sections, loop.create_future())
+        self._pending.append(request)
+        if self._drainer is None or self._drainer.done():
+            self._drainer = loop.create_task(self._drain())
+        return await request.future
+
+    async def _drain(self) -> None:
+        await asyncio.sleep(0)  # let callers already scheduled join the first batch
+        loop = asyncio.get_running_loop()
+        while self._pending:
+            batch = [r for r in self._pending if not r.future.done()]
+            self._pending.clear()
+            if not batch:
+                continue
+            try:
+                solved = await loop.run_in_executor(self._pool, solve_batch, self.judge, [(r.tasks, r.sections) for r in batch])
+            except BaseException as exc:  # noqa: BLE001 (handed to every waiting caller)
+                for request in batch:
+                    if not request.future.done():
+                        request.future.set_exception(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                continue
+            for request, result in zip(batch, solved):
+                if not request.future.done():
+                    request.future.set_result(result)
+
+
+_SOLVERS: "weakref.WeakKeyDictionary[LocalJudge, LocalSolver]" = weakref.WeakKeyDictionary()
+
+
+def solver_for(judge: LocalJudge) -> LocalSolver:
+    solver = _SOLVERS.get(judge)
+    if solver is None:
+        solver = _SOLVERS[judge] = LocalSolver(judge)
+    return solver
+
+
+# --- the batch ---------------------------------------------------------------------------
+
+Job = tuple[int, Task, Sections]
+"""(request index, task, that request's sections)."""
+
+
+def solve_batch(judge: LocalJudge, requests: Sequence[tuple[Sequence[Task], Sections]]) -> list[Solved]:
+    """Every task of every request, grouped by kind so each model runs once per batch."""
+    results = [Solved() for _ in requests]
+    by_kind: dict[str, list[Job]] = {}
+    for i, (tasks, sections) in enumerate(requests):
+        for task in tasks:
+            kind = "critique" if task.need.prompt == "critique" else task.need.prompt
+            by_kind.setdefault(kind, []).append((i, task, sections))
+    for kind, jobs in by_kind.items():
+        solve_kind = _KINDS.get(kind)
+        try:
+            if solve_kind is None:
+                raise NeedsLLMJudge(f"the local judge has no implementation of {kind!r}")
+            solve_kind(judge, jobs, results)
+        except Exception as exc:  # one kind failing leaves the others' answers intact
+            for i, task, _ in jobs:
+                results[i].outcomes.setdefault(task.key, exc)
+    return results
+
+
+def _claims(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    from ragmeter.local.claims import extract_claims
+
+    field_of = {"answer_claims": "answer", "ground_truth_claims": "ground_truth"}
+    texts = [str(s.get(field_of[t.need.prompt]) or "") for _, t, s in jobs]
+    questions = [str(s.get("question") or "") or None for _, t, s in jobs]
+    for (i, task, _), claims in zip(jobs, extract_claims(texts, questions)):
+        results[i].outcomes[task.key] = Claims(claims=claims)
+
+
+_PREMISE = {
+    "answer_support": ("context", "answer_claim"),
+    "ground_truth_support": ("context", "ground_truth_claim"),
+    "answer_in_ground_truth": ("ground_truth", "answer_claim"),
+    "ground_truth_in_answer": ("answer", "ground_truth_claim"),
+}
+
+
+def _premise(sections: Sections, name: str) -> str:
+    value = sections.get(name) or ""
+    return "\n".join(value) if isinstance(value, list) else value
+
+
+def _verdicts(results: list[Solved], i: int, task: Task, probs: Sequence[float], why: Callable[[float], str]) -> None:
+    verdicts = [Verdict(reason=why(p), verdict=p >= THRESHOLD) for p in probs]
+    results[i].outcomes[task.key] = task.output_type(verdicts=verdicts)
+    results[i].probabilities[task.key] = [float(p) for p in probs]
+
+
+def _support(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    pairs: list[tuple[str, str]] = []
+    spans = []
+    for _, task, sections in jobs:
+        premise_name, items_name = _PREMISE[task.need.prompt]
+        premise = _premise(sections, premise_name)
+        items = list(sections.get(items_name) or [])
+        spans.append((len(pairs), len(items)))
+        pairs.extend((premise, claim) for claim in items)
+    probs = judge.model("verifier").support(pairs) if pairs else []
+    for (i, task, _), (start, n) in zip(jobs, spans):
+        _verdicts(results, i, task, probs[start : start + n], lambda p: f"local verifier: support {p:.2f}")
+
+
+def _usefulness(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    """A chunk is useful when it supports some sentence of the reference (ground truth or
+    answer): the best support over the reference's sentences."""
+    from ragmeter.local.nlp import sentences as split
+
+    pairs: list[tuple[str, str]] = []
+    layout = []
+    for _, task, sections in jobs:
+        reference = _premise(sections, task.reference or "ground_truth")
+        targets = split(reference) or [reference]
+        chunks = list(sections.get("context") or [])
+        layout.append((len(pairs), len(chunks), len(targets)))
+        pairs.extend((chunk, target) for chunk in chunks for target in targets)
+    probs = judge.model("verifier").support(pairs) if pairs else []
+    for (i, task, _), (start, n_chunks, n_targets) in zip(jobs, layout):
+        per_chunk = [max(probs[start + c * n_targets : start + (c + 1) * n_targets]) for c in range(n_chunks)]
+        _verdicts(results, i, task, per_chunk, lambda p: f"local verifier: best support of a reference sentence {p:.2f}")
+
+
+def _relevant_sentences(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    from ragmeter.local.nlp import analyse
+
+    scorer = judge.model("relevance")
+    # one spaCy pass and one encode for the whole batch; the per-sample calls below then
+    # find every analysis and embedding in the models' caches
+    texts = [t for _, _, s in jobs for t in [str(s.get("question") or ""), *(s.get("sentence") or [])]]
+    analyse(texts)
+    scorer.encoder.encode(texts)
+    for i, task, sections in jobs:
+        sentences = list(sections.get("sentence") or [])
+        probs = scorer.relevance(str(sections.get("question") or ""), sentences)
+        chosen = [n for n, p in enumerate(probs, start=1) if p >= THRESHOLD]
+        reason = f"local relevance: {len(chosen)} of {len(sentences)} sentences at or above {THRESHOLD}"
+        results[i].outcomes[task.key] = task.output_type(reason=reason, sentences=chosen)
+        results[i].probabilities[task.key] = [float(p) for p in probs]
+
+
+def _entities(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    from ragmeter.local.nlp import analyse
+
+    texts = []
+    for _, _, sections in jobs:
+        texts += [_premise(sections, "ground_truth"), _premise(sections, "context")]
+    analyses = analyse(texts)
+    for n, (i, task, _) in enumerate(jobs):
+        truth, contexts = analyses[2 * n], analyses[2 * n + 1]
+        results[i].outcomes[task.key] = Entities(
+            ground_truth=list(dict.fromkeys(e.text for e in truth.entities)),
+            contexts=list(dict.fromkeys(e.text for e in contexts.entities)),
+        )
+
+
+def _coverage(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    from ragmeter.local.answer import question_coverage
+
+    covered = question_coverage(
+        [str(s.get("question") or "") for _, _, s in jobs],
+        [str(s.get("answer") or "") for _, _, s in jobs],
+        judge.model("encoder"),
+    )
+    for (i, task, _), c in zip(jobs, covered):
+        results[i].outcomes[task.key] = QuestionCoverage(
+            score=c.score,
+            noncommittal=c.noncommittal,
+            parts=[CoveredPart(part=p.part, covered=p.covered, evidence=p.evidence) for p in c.parts],
+        )
+
+
+def _critiques(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    from ragmeter.local import answer as signals
+
+    for aspect in LOCAL_CRITIQUES:
+        mine = [(i, t, s) for i, t, s in jobs if t.key == f"critique_{aspect}" and _builtin_criterion(t, aspect)]
+        if not mine:
+            continue
+        answers = [str(s.get("answer") or "") for _, _, s in mine]
+        if aspect == "conciseness":
+            judged = signals.conciseness(answers, [str(s.get("question") or "") for _, _, s in mine])
+        else:
+            judged = signals.coherence(answers)
+        for (i, task, _), (verdict, confidence, reason) in zip(mine, judged):
+            results[i].outcomes[task.key] = Critique(reason=f"local check: {reason}", verdict=verdict)
+            p_yes = confidence if verdict else 1.0 - confidence
+            results[i].probabilities[task.key] = [float(p_yes)]
+    for i, task, _ in jobs:
+        results[i].outcomes.setdefault(
+            task.key,
+            NeedsLLMJudge(f"{task.key.removeprefix('critique_')}: no local signal for this criterion; use an LLM judge or a cascade (local+openai:MODEL)"),
+        )
+
+
+def _builtin_criterion(task: Task, aspect: str) -> bool:
+    """Only the built-in criterion has a local check: a user's own critique that happens to
+    be called "conciseness" may ask something else."""
+    return task.need.aspect == aspect
+
+
+_KINDS: dict[str, Callable[[LocalJudge, list[Job], list[Solved]], None]] = {
+    "answer_claims": _claims,
+    "ground_truth_claims": _claims,
+    "answer_support": _support,
+    "ground_truth_support": _support,
+    "answer_in_ground_truth": _support,
+    "ground_truth_in_answer": _support,
+    "context_usefulness": _usefulness,
+    "relevant_sentences": _relevant_sentences,
+    "entities": _entities,
+    "answer_questions": _coverage,
+    "critique": _critiques,
+}
+
