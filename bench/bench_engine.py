@@ -23,7 +23,6 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))  # the scripted judge that answers the mock server
 
 
 def judge_records(n: int) -> list[dict]:
@@ -61,10 +60,9 @@ def peak_rss_mb() -> float:
 
 
 def judge_path(n: int, latency: float, concurrency: int) -> list[tuple[str, str]]:
-    import scripted_judge
     from ragmeter import evaluate
     from ragmeter.calls import DiskCache
-    from ragmeter.testing import OpenAIMockServer
+    from ragmeter.testing import OpenAIMockServer, scripted_judge
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp, OpenAIMockServer(scripted_judge.respond, latency=latency) as server:

@@ -1,0 +1,400 @@
+"""Quality of the local (no-key) judge models against labelled development data.
+
+    .venv/bin/python bench/quality.py                      # both sets, all rows (~3 min)
+    .venv/bin/python bench/quality.py --limit 1500         # the first 1,500 HaluEval questions
+    .venv/bin/python bench/quality.py --verifier nli:/path/to/nli-model
+    .venv/bin/python bench/quality.py --only msmarco --json quality.json
+
+Reports, it does not assert:
+
+* **HaluEval QA (faithfulness).** Each answer is split into sentences with spaCy; each
+  sentence is a claim scored by the verifier against the question's passage; the answer's
+  score is the **minimum** over its claims (one unsupported claim makes an answer
+  unfaithful, as in the faithfulness metric's verdict). AUROC of that score against the
+  ``faithful`` label, over all answers and over the *length-matched* pairs (the two answers
+  of a question differ in length by less than 30% of the longer one), next to two
+  baselines: answer length alone (shorter = faithful; right answers are short on this set)
+  and the share of the answer's spaCy entities (any label) found in the passage, case
+  folded (1 when the answer names none). Also both halves of the questions separately: the
+  verifier's weights are hand-set, and the two halves show how much the figure moves.
+* **MS MARCO context relevance.** For each query, is the relevant passage scored above its
+  hard negative (ties count half)? ``RelevanceScorer`` beside raw MiniLM cosine.
+* Wall time and throughput of each: spaCy on the premises (most of the verifier's cost,
+  paid once per context), the alignment itself, and samples/s in the shape the judge calls
+  it (one call per sample: three passages joined, four claims, cold cache); peak memory
+  (max RSS) of the process. Timings move with the machine's other load.
+
+Datasets are read from ``../shared/datasets`` beside the repository (or ``--datasets``);
+when they are missing the script says so and exits 0. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+HALUEVAL = "halueval_qa_dev.jsonl"
+MSMARCO = "msmarco_ctxrel_dev.jsonl"
+LENGTH_MATCH = 0.30
+
+
+def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
+    """Area under the ROC curve: P(score of a positive > score of a negative), ties half.
+
+    Mann-Whitney U from average ranks: AUROC = (R+ - n+(n+ + 1)/2) / (n+ n-), where R+ is
+    the sum of the positives' ranks (tied scores share their average rank).
+    """
+    s = np.asarray(scores, dtype=float)
+    y = np.asarray(labels, dtype=int)
+    pos, neg = int(y.sum()), int(len(y) - y.sum())
+    if pos == 0 or neg == 0:
+        return float("nan")
+    order = np.argsort(s, kind="mergesort")
+    ranks = np.empty(len(s))
+    sorted_s = s[order]
+    i = 0
+    while i < len(s):
+        j = i
+        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
+            j += 1
+        ranks[order[i:j + 1]] = (i + j) / 2 + 1
+        i = j + 1
+    return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+
+
+def pairwise_accuracy(pairs: Sequence[tuple[float, float]]) -> float:
+    """Share of (relevant, negative) score pairs ordered right; ties count half."""
+    return float(np.mean([1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs]))
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# --- HaluEval ----------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    question_id: str
+    context: str
+    answer: str
+    faithful: int
+
+
+def load_halueval(path: Path, limit: int) -> list[tuple[Answer, Answer]]:
+    """(right, hallucinated) answer pairs of the first ``limit`` questions, in file order."""
+    by_question: dict[str, dict[int, Answer]] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            qid = row["id"].rsplit("-", 1)[0]
+            by_question.setdefault(qid, {})[int(row["faithful"])] = Answer(
+                qid, row["contexts"][0], row["answer"], int(row["faithful"]))
+    pairs = [(v[1], v[0]) for v in by_question.values() if 0 in v and 1 in v]
+    return pairs[:limit]
+
+
+def length_matched(a: str, b: str) -> bool:
+    return abs(len(a) - len(b)) < LENGTH_MATCH * max(len(a), len(b), 1)
+
+
+def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool) -> dict:
+    from ragmeter.local import nlp
+    from ragmeter.local.verifier import AlignmentVerifier, get_verifier
+
+    pairs = load_halueval(path, limit)
+    answers = [a for pair in pairs for a in pair]
+    # keep every analysis of this run cached, so the premises analysed (and timed) first are
+    # not analysed again inside support()
+    nlp.CACHE_SIZE = max(nlp.CACHE_SIZE, 4 * len(answers))
+    labels = np.array([a.faithful for a in answers])
+    matched = np.array([length_matched(p[0].answer, p[1].answer) for p in pairs for _ in p])
+    first_half = np.arange(len(answers)) < 2 * (len(pairs) // 2)
+
+    t0 = time.perf_counter()
+    nlp.load_nlp()
+    verifier = (AlignmentVerifier(embeddings=True) if embeddings and verifier_spec == "alignment"
+                else get_verifier(verifier_spec))
+    verifier.support([("Warm up.", "Warm up.")])  # loads whatever model the verifier uses
+    cold = time.perf_counter() - t0
+
+    # Claims: the answer's spaCy sentences (an answer spaCy finds no sentence in is one claim).
+    t0 = time.perf_counter()
+    analysed = nlp.analyse([a.answer for a in answers])
+    claims = [[s.text for s in an.sentences] or [a.answer] for a, an in zip(answers, analysed)]
+    split_time = time.perf_counter() - t0
+    flat = [(a.context, c) for a, cs in zip(answers, claims) for c in cs]
+    owner = [i for i, cs in enumerate(claims) for _ in cs]
+    premises = list(dict.fromkeys(a.context for a in answers))
+    premise_time = 0.0
+    if isinstance(verifier, AlignmentVerifier):
+        # Timed apart: spaCy on the premises is most of the cost, paid once per context
+        # however many claims and metrics use it.
+        t0 = time.perf_counter()
+        nlp.analyse(premises, entities=False)
+        premise_time = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    support = verifier.support(flat)
+    verify_time = time.perf_counter() - t0
+    scores = np.ones(len(answers))
+    for i, s in zip(owner, support):
+        scores[i] = min(scores[i], s)
+
+    per_sample = _sample_throughput(verifier, pairs) if isinstance(
+        verifier, AlignmentVerifier) else None
+
+    lengths = np.array([len(a.answer) for a in answers], dtype=float)
+    ent_share = np.array([_entity_share(an, a.context) for a, an in zip(answers, analysed)])
+
+    def row(name: str, s: np.ndarray) -> dict:
+        return {
+            "score": name,
+            "auroc": auroc(s, labels),
+            "auroc_length_matched": auroc(s[matched], labels[matched]),
+            "auroc_first_half_lm": auroc(s[first_half & matched], labels[first_half & matched]),
+            "auroc_second_half_lm": auroc(s[~first_half & matched],
+                                          labels[~first_half & matched]),
+        }
+
+    return {
+        "questions": len(pairs),
+        "answers": len(answers),
+        "claims": len(flat),
+        "length_matched_pairs": int(matched.sum() // 2),
+        "verifier": (getattr(verifier, "name", verifier_spec)
+                     + ("+embeddings" if embeddings else "")),
+        "rows": [
+            row(f"verifier ({getattr(verifier, 'name', verifier_spec)}, min over claims)", scores),
+            row("baseline: answer length (shorter = faithful)", -lengths),
+            row("baseline: share of answer's spaCy entities in passage", ent_share),
+        ],
+        "cold_start_s": cold,
+        "split_s": split_time,
+        "premise_analysis_s": premise_time,
+        "premises_per_s": len(premises) / premise_time if premise_time else float("nan"),
+        "premise_chars_per_s": (sum(map(len, premises)) / premise_time if premise_time
+                                else float("nan")),
+        "verify_s": verify_time,
+        "pairs_per_s": len(flat) / verify_time if verify_time else float("nan"),
+        "pairs_per_s_with_premise_analysis": len(flat) / (verify_time + premise_time),
+        "accuracy_at_0_5": float(np.mean((scores >= 0.5) == labels)),
+        "accuracy_at_0_5_length_matched": float(np.mean((scores[matched] >= 0.5)
+                                                        == labels[matched])),
+        "calibration": _calibration(scores, labels),
+        "answers_per_s": len(answers) / (verify_time + premise_time + split_time),
+        "unique_premises": len(premises),
+        "per_sample": per_sample,
+    }
+
+
+def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
+                       samples: int = 200) -> dict:
+    """Samples/s in the judge's shape: one ``support`` call per sample, whose premise is three
+    passages joined by line breaks and whose claims are four hallucinated answers, starting
+    from an empty analysis cache (as a run's first pass over its data does)."""
+    from ragmeter.local import nlp
+
+    contexts = list(dict.fromkeys(p[0].context for p in pairs))
+    claims = [p[1].answer for p in pairs]
+    n = min(samples, len(contexts) // 3, len(claims) // 4)
+    if n == 0:
+        return {}
+    batch = [("\n".join(contexts[3 * i:3 * i + 3]), claims[4 * i:4 * i + 4]) for i in range(n)]
+    nlp.clear_cache()
+    t0 = time.perf_counter()
+    for premise, cs in batch:
+        verifier.support([(premise, c) for c in cs])
+    elapsed = time.perf_counter() - t0
+    return {"samples": n, "context_chars": sum(len(p) for p, _ in batch) / n,
+            "claims": 4, "samples_per_s": n / elapsed, "pairs_per_s": 4 * n / elapsed}
+
+
+def _calibration(scores: np.ndarray, labels: np.ndarray) -> list[dict]:
+    """Answers per score band, their mean score and their share of faithful answers."""
+    edges = [0.0, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0001]
+    out = []
+    for lo, hi in zip(edges, edges[1:]):
+        band = (scores >= lo) & (scores < hi)
+        if band.any():
+            out.append({"band": f"[{lo:.1f}, {min(hi, 1.0):.1f}{']' if hi > 1 else ')'}",
+                        "answers": int(band.sum()), "mean_score": float(scores[band].mean()),
+                        "faithful_share": float(labels[band].mean())})
+    return out
+
+
+def _entity_share(analysis, passage: str) -> float:
+    """Share of the answer's spaCy entities (any label) whose text occurs in the passage."""
+    ents = analysis.entities
+    if not ents:
+        return 1.0
+    folded = passage.casefold()
+    return float(np.mean([e.text.casefold() in folded for e in ents]))
+
+
+# --- MS MARCO ----------------------------------------------------------------------------
+
+
+def load_msmarco(path: Path) -> list[tuple[str, str, str]]:
+    """(query, relevant passage, hard negative) triples."""
+    by_query: dict[str, dict[int, str]] = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            by_query.setdefault(row["question"], {})[int(row["relevant"])] = row["context"]
+    return [(q, v[1], v[0]) for q, v in by_query.items() if 0 in v and 1 in v]
+
+
+def msmarco(path: Path) -> dict:
+    from ragmeter.embedders.sentence_transformer import load_model
+    from ragmeter.local import nlp
+    from ragmeter.local.relevance import RelevanceScorer
+
+    triples = load_msmarco(path)
+    t0 = time.perf_counter()
+    nlp.load_nlp()
+    model = load_model()
+    scorer = RelevanceScorer()
+    scorer.encoder.encode(["warm up"])
+    cold = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    ours = [tuple(scorer.relevance(q, [pos, neg])) for q, pos, neg in triples]
+    scorer_time = time.perf_counter() - t0
+
+    texts = list(dict.fromkeys([t for triple in triples for t in triple]))
+    t0 = time.perf_counter()
+    vectors = model.encode(texts, batch_size=64, normalize_embeddings=True,
+                           convert_to_numpy=True, show_progress_bar=False)
+    cosine_time = time.perf_counter() - t0
+    row = {t: i for i, t in enumerate(texts)}
+    cos: Callable[[str, str], float] = lambda a, b: float(vectors[row[a]] @ vectors[row[b]])
+    raw = [(cos(q, pos), cos(q, neg)) for q, pos, neg in triples]
+    identical = sum(1 for _, pos, neg in triples if pos == neg)
+    return {
+        "queries": len(triples),
+        "identical_pairs": identical,
+        "relevance_scorer": pairwise_accuracy(ours),  # type: ignore[arg-type]
+        "minilm_cosine": pairwise_accuracy(raw),
+        "cold_start_s": cold,
+        "scorer_s": scorer_time,
+        "passages_per_s": 2 * len(triples) / scorer_time,
+        "cosine_s": cosine_time,
+    }
+
+
+# --- report ------------------------------------------------------------------------------
+
+
+def _fmt(x: float) -> str:
+    return "n/a" if x != x else f"{x:.3f}"
+
+
+def print_halueval(r: dict) -> None:
+    print(f"\nHaluEval QA dev: {r['questions']} questions, {r['answers']} answers, "
+          f"{r['claims']} claims, {r['length_matched_pairs']} length-matched pairs "
+          f"(answers differ by < {LENGTH_MATCH:.0%} of the longer)")
+    print(f"{'score':58} {'AUROC':>6} {'len-matched':>11} {'LM 1st half':>11} {'LM 2nd half':>11}")
+    for row in r["rows"]:
+        print(f"{row['score']:58} {_fmt(row['auroc']):>6} {_fmt(row['auroc_length_matched']):>11} "
+              f"{_fmt(row['auroc_first_half_lm']):>11} {_fmt(row['auroc_second_half_lm']):>11}")
+    print(f"accuracy at 0.5: {r['accuracy_at_0_5']:.3f} (length-matched "
+          f"{r['accuracy_at_0_5_length_matched']:.3f}); by score band "
+          "(answers, mean score -> share faithful):")
+    print("  " + "; ".join(f"{b['band']} {b['answers']}, {b['mean_score']:.2f} -> "
+                           f"{b['faithful_share']:.2f}" for b in r["calibration"]))
+    print(f"cold start (spaCy{' and NLI model' if 'nli' in r['verifier'] else ''} load): "
+          f"{r['cold_start_s']:.1f} s; claim split (spaCy, {r['answers']} answers): "
+          f"{r['split_s']:.1f} s")
+    if r["premise_analysis_s"]:
+        print(f"premise analysis (spaCy, no NER): {r['premise_analysis_s']:.1f} s for "
+              f"{r['unique_premises']} premises = {r['premises_per_s']:.0f} premises/s, "
+              f"{r['premise_chars_per_s'] / 1000:.0f}k characters/s")
+    print(f"verification: {r['verify_s']:.1f} s for {r['claims']} (premise, claim) pairs = "
+          f"{r['pairs_per_s']:.0f} pairs/s; with the premise analysis "
+          f"{r['pairs_per_s_with_premise_analysis']:.0f} pairs/s; end to end (claim split "
+          f"included) {r['answers_per_s']:.0f} answers/s")
+    if r.get("per_sample"):
+        p = r["per_sample"]
+        print(f"judge-shaped samples ({p['samples']}; premise = 3 passages joined, "
+              f"{p['context_chars']:.0f} characters; {p['claims']} claims; one call each; cold "
+              f"cache): {p['samples_per_s']:.1f} samples/s, {p['pairs_per_s']:.0f} pairs/s")
+
+
+def print_msmarco(r: dict) -> None:
+    print(f"\nMS MARCO context relevance dev: {r['queries']} queries "
+          f"({r['identical_pairs']} with identical relevant and negative passages: a tie)")
+    print(f"{'score':58} {'pairwise accuracy':>17}")
+    print(f"{'RelevanceScorer':58} {_fmt(r['relevance_scorer']):>17}")
+    print(f"{'baseline: MiniLM cosine (question, whole passage)':58} "
+          f"{_fmt(r['minilm_cosine']):>17}")
+    print(f"RelevanceScorer: {r['scorer_s']:.1f} s, {r['passages_per_s']:.0f} passages/s "
+          f"(one call per query, 2 passages); raw cosine: {r['cosine_s']:.1f} s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--datasets", type=Path, default=ROOT.parent / "shared" / "datasets",
+                        help="directory holding the development sets (default: ../shared/datasets)")
+    parser.add_argument("--limit", type=int, default=8000,
+                        help="HaluEval questions to use, in file order (default: all 8000, "
+                             "about 2 minutes on 2 cores; each gives a right and a "
+                             "hallucinated answer)")
+    parser.add_argument("--verifier", default="alignment",
+                        help="verifier spec: 'alignment' (default) or 'nli:NAME_OR_PATH'")
+    parser.add_argument("--embeddings", action="store_true",
+                        help="alignment verifier with MiniLM similarity (off by default)")
+    parser.add_argument("--only", choices=("halueval", "msmarco"), help="run one set only")
+    parser.add_argument("--threads", type=int, default=None, help="torch threads")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+
+    halu_path, marco_path = args.datasets / HALUEVAL, args.datasets / MSMARCO
+    if not halu_path.exists() and not marco_path.exists():
+        print(f"no development sets in {args.datasets} ({HALUEVAL}, {MSMARCO}): "
+              "nothing to measure (pass --datasets DIR)")
+        return 0
+    if args.threads is not None:
+        import torch
+
+        torch.set_num_threads(args.threads)
+
+    out: dict = {"datasets": str(args.datasets)}
+    start = time.perf_counter()
+    if args.only in (None, "halueval"):
+        if halu_path.exists():
+            out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings)
+            print_halueval(out["halueval"])
+        else:
+            print(f"\n{halu_path} is missing: HaluEval skipped")
+    if args.only in (None, "msmarco"):
+        if marco_path.exists():
+            out["msmarco"] = msmarco(marco_path)
+            print_msmarco(out["msmarco"])
+        else:
+            print(f"\n{marco_path} is missing: MS MARCO skipped")
+    out["total_s"] = time.perf_counter() - start
+    out["peak_rss_mb"] = peak_rss_mb()
+    print(f"\ntotal {out['total_s']:.1f} s; peak memory (max RSS) {out['peak_rss_mb']:.0f} MB")
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
