@@ -1,6 +1,6 @@
 """The no-key suite's speed and memory: every metric that the local judge answers, on 2 cores.
 
-    .venv/bin/python bench/bench_local.py [--samples 400] [--warmup 40] [--concurrency 16]
+    .venv/bin/python bench/bench_local.py [--samples 400] [--warmup 40] [--concurrency N]
 
 Samples are built from HaluEval QA dev (../shared/datasets; distinct texts, so no cache of
 any kind helps): the question, its knowledge passage split into 2-3 chunks plus a chunk of
@@ -92,7 +92,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--samples", type=int, default=400)
     parser.add_argument("--warmup", type=int, default=40)
-    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--concurrency", type=int, default=None, help="samples in flight (default: the engine's, 64 for the local judge)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own choice)")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -122,7 +122,7 @@ def main() -> None:
     print(f"samples: {len(data)} from {source}; metrics: {', '.join(SUITE)}")
     print("| measure | value |\n|---|---|")
     print(f"| cold start (fresh process: import, load models, score 1 sample) | {cold:.1f} s |")
-    print(f"| warm throughput, {len(data)} samples, concurrency {args.concurrency} | {len(data) / wall:.1f} samples/s ({wall:.1f} s) |")
+    print(f"| warm throughput, {len(data)} samples, concurrency {args.concurrency or 'default (64)'} | {len(data) / wall:.1f} samples/s ({wall:.1f} s) |")
     print(f"| peak memory (max RSS) | {peak:.0f} MB |")
     print(f"| torch threads | {__import__('torch').get_num_threads()} |")
     print("\n| metric | mean | scored | errors |\n|---|---|---|---|")

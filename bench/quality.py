@@ -275,6 +275,9 @@ def msmarco(path: Path) -> dict:
     t0 = time.perf_counter()
     ours = [tuple(scorer.relevance(q, [pos, neg])) for q, pos, neg in triples]
     scorer_time = time.perf_counter() - t0
+    # what LocalJudge uses: the same signals without the MiniLM cosine
+    lexical = RelevanceScorer(embeddings=False)
+    ours_lexical = [tuple(lexical.relevance(q, [pos, neg])) for q, pos, neg in triples]
 
     texts = list(dict.fromkeys([t for triple in triples for t in triple]))
     t0 = time.perf_counter()
@@ -289,6 +292,7 @@ def msmarco(path: Path) -> dict:
         "queries": len(triples),
         "identical_pairs": identical,
         "relevance_scorer": pairwise_accuracy(ours),  # type: ignore[arg-type]
+        "relevance_scorer_lexical": pairwise_accuracy(ours_lexical),  # type: ignore[arg-type]
         "minilm_cosine": pairwise_accuracy(raw),
         "cold_start_s": cold,
         "scorer_s": scorer_time,
@@ -339,7 +343,9 @@ def print_msmarco(r: dict) -> None:
     print(f"\nMS MARCO context relevance dev: {r['queries']} queries "
           f"({r['identical_pairs']} with identical relevant and negative passages: a tie)")
     print(f"{'score':58} {'pairwise accuracy':>17}")
-    print(f"{'RelevanceScorer':58} {_fmt(r['relevance_scorer']):>17}")
+    print(f"{'RelevanceScorer, lexical (what the local judge uses)':58} "
+          f"{_fmt(r['relevance_scorer_lexical']):>17}")
+    print(f"{'RelevanceScorer with MiniLM cosine':58} {_fmt(r['relevance_scorer']):>17}")
     print(f"{'baseline: MiniLM cosine (question, whole passage)':58} "
           f"{_fmt(r['minilm_cosine']):>17}")
     print(f"RelevanceScorer: {r['scorer_s']:.1f} s, {r['passages_per_s']:.0f} passages/s "

@@ -68,7 +68,7 @@ def evaluate(
     band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as JSON."),
-    concurrency: int = typer.Option(16, "--concurrency", "-c", min=1, help="Samples evaluated at once."),
+    concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
     max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),

@@ -236,7 +236,7 @@ class SentenceTransformerEmbedder:
         self,
         model: str | None = None,
         threads: int | None = None,
-        batch_size: int = 64,
+        batch_size: int = 32,
         device: str = "cpu",
         *,
         micro_batch: bool = True,
@@ -248,6 +248,8 @@ class SentenceTransformerEmbedder:
             raise ValueError("batch_size must be >= 1")
         self.model = model
         self.threads = threads
+        # 32, not 64: on 2 CPU threads MiniLM runs 15-20% faster on batches of 32 (254 vs
+        # 214 short texts/s, 98 vs 80 long ones); larger batches pad more and spill caches
         self.batch_size = batch_size
         self.device = device
         self.micro_batch = micro_batch

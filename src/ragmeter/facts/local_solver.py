@@ -114,7 +114,9 @@ def solve_batch(judge: LocalJudge, requests: Sequence[tuple[Sequence[Task], Sect
         for task in tasks:
             kind = "critique" if task.need.prompt == "critique" else task.need.prompt
             by_kind.setdefault(kind, []).append((i, task, sections))
-    for kind, jobs in by_kind.items():
+    # entities first: its analyses (with the recogniser) serve the later kinds from the
+    # cache, while the reverse order would parse every context twice
+    for kind, jobs in sorted(by_kind.items(), key=lambda item: item[0] != "entities"):
         solve_kind = _KINDS.get(kind)
         try:
             if solve_kind is None:
@@ -196,7 +198,8 @@ def _relevant_sentences(judge: LocalJudge, jobs: list[Job], results: list[Solved
     # find every analysis and embedding in the models' caches
     texts = [t for _, _, s in jobs for t in [str(s.get("question") or ""), *(s.get("sentence") or [])]]
     analyse(texts)
-    scorer.encoder.encode(texts)
+    if scorer.embeddings:
+        scorer.encoder.encode(texts)
     for i, task, sections in jobs:
         sentences = list(sections.get("sentence") or [])
         probs = scorer.relevance(str(sections.get("question") or ""), sentences)

@@ -64,7 +64,10 @@ class LocalJudge:
         if kind == "relevance":
             from ragmeter.local.relevance import RelevanceScorer
 
-            return RelevanceScorer()
+            # lexical signals only: on MS MARCO dev the MiniLM cosine adds 0.005 pairwise
+            # accuracy (0.705 vs 0.700, sentence level 0.695 vs 0.700) and costs two thirds
+            # of the suite's time (every context sentence encoded)
+            return RelevanceScorer(embeddings=False)
         raise KeyError(kind)
 
     async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T:

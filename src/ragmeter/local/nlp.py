@@ -485,15 +485,30 @@ def _analysis(text: str, doc: "Doc", named: bool) -> Analysis:
 
 
 _CACHE: "OrderedDict[str, Analysis]" = OrderedDict()
+_SENTENCES: "OrderedDict[str, tuple[Sentence, bool]]" = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 CACHE_SIZE = 10_000
 """Analyses kept (least recently used dropped): contexts recur across claims and metrics."""
+SENTENCE_CACHE_SIZE = 50_000
+"""Sentences of analysed texts kept by their text: context relevancy asks for the sentences
+of contexts that other judgements have already analysed whole, and gets them from here
+instead of from a second parse."""
 
 
 def clear_cache() -> None:
     """Forget every cached analysis (frees memory; the next ``analyse`` starts cold)."""
     with _CACHE_LOCK:
         _CACHE.clear()
+        _SENTENCES.clear()
+
+
+def _known_sentence(text: str, entities: bool) -> Analysis | None:
+    """A one-sentence analysis of ``text`` when it is a sentence of a text analysed before."""
+    hit = _SENTENCES.get(text.strip())
+    if hit is None or (entities and not hit[1]):
+        return None
+    _SENTENCES.move_to_end(text.strip())
+    return Analysis(text=text, sentences=(hit[0],), named=hit[1])
 
 
 _LINES = re.compile(r"\s*\n\s*")
@@ -534,6 +549,8 @@ def _analyse_units(texts: Sequence[str], entities: bool, batch_size: int) -> lis
             if hit is not None and (hit.named or not entities):
                 _CACHE.move_to_end(text)
                 out[i] = hit
+            elif (known := _known_sentence(text, entities)) is not None:
+                out[i] = known
             else:
                 todo.setdefault(text, []).append(i)
     if todo:
@@ -549,8 +566,13 @@ def _analyse_units(texts: Sequence[str], entities: bool, batch_size: int) -> lis
                     out[i] = analysis
                 _CACHE[text] = analysis
                 _CACHE.move_to_end(text)
+                for sentence in analysis.sentences:
+                    _SENTENCES[sentence.text] = (sentence, analysis.named)
+                    _SENTENCES.move_to_end(sentence.text)
             while len(_CACHE) > CACHE_SIZE:
                 _CACHE.popitem(last=False)
+            while len(_SENTENCES) > SENTENCE_CACHE_SIZE:
+                _SENTENCES.popitem(last=False)
     return out  # type: ignore[return-value]
 
 

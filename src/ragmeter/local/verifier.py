@@ -51,7 +51,7 @@ class SentenceEncoder:
     """
 
     def __init__(self, model: str | None = None, threads: int | None = None,
-                 batch_size: int = 64, cache_size: int = 20_000) -> None:
+                 batch_size: int = 32, cache_size: int = 20_000) -> None:
         from ragmeter.embedders.sentence_transformer import SentenceTransformerEmbedder
 
         self.model = model
