@@ -179,17 +179,19 @@ def show_prompts(
 def demo(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
-    """Evaluate the bundled sample dataset offline (local embedder, no key, no network)."""
+    """Evaluate the bundled sample dataset offline (local judge and embedder, no key, no network)."""
     from ragmeter.data import SAMPLE_DATA_PATH
     from ragmeter.engine import evaluate as run_evaluate
 
     _setup_logging(False)
     err.print(
-        f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} offline with the local MiniLM embedder "
-        "and the judge-free metrics (for faithfulness and the other judged metrics, add --judge; see `ragmeter metrics`)"
+        f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} offline with the local judge "
+        "(spaCy + MiniLM; an LLM judge is one --judge away, see `ragmeter evaluate --help`)"
     )
     result = run_evaluate(
-        SAMPLE_DATA_PATH, ["answer_similarity", "token_f1", "rouge_l"], embedder="local", journal=False, show_progress=not quiet
+        SAMPLE_DATA_PATH,
+        ["faithfulness", "answer_relevancy", "context_precision", "context_recall", "answer_similarity", "token_f1", "rouge_l"],
+        judge="local", embedder="local", journal=False, show_progress=not quiet,
     )
     print_result(out, result, show_samples=True)
 

@@ -242,9 +242,15 @@ class AlignmentVerifier:
 
     1. **Premise preparation.** Sentences that open with a pronoun ("It was the tallest...")
        are read with the subject of the last sentence that named one (``_resolve_pronouns``).
-    2. **Evidence.** The premise sentence that covers most of the claim's content words
-       (rarity-weighted) is the evidence sentence. With ``embeddings=True`` the choice is
-       ``0.5 * lexical coverage + 0.5 * MiniLM cosine`` instead.
+    2. **Evidence.** The premise sentence, or pair of neighbouring sentences, that covers
+       most of the claim's content words (rarity-weighted) is the evidence; word pairs may
+       also be stated across two neighbouring sentences. Why pairs of sentences: a
+       paraphrasing answer sums up in one claim what a passage says over two ("the oxygen is
+       released ...; the sugar is built in the Calvin cycle"); with single sentences only,
+       such faithful claims scored 0.0-0.3 on the bundled demo data (0.3-0.8 with pairs), at
+       a cost of about 0.01 AUROC on HaluEval QA dev (all 8,000 questions: 0.976 -> 0.967
+       overall, 0.946 -> 0.938 length-matched). With ``embeddings=True`` the choice is ``0.5 *
+       lexical coverage + 0.5 * MiniLM cosine`` over single sentences instead.
     3. **Signals**, each in [0, 1], see ``Alignment``: content coverage, word pairs,
        entities, numbers and dates, negation (scoped: ``_negation_agrees``).
     4. **Combination**, a logistic in "penalty" form with hand-set round weights:
@@ -346,6 +352,13 @@ class _Premise:
         self.sentences = _resolve_pronouns(analysis.sentences)
         self.whole = _Lexicon(analysis.sentences)
         self.each = [_Lexicon([s]) for s in self.sentences]
+        # two neighbouring sentences read as one: a claim often sums up what a passage says
+        # over two sentences ("X releases oxygen ... . It then assembles glucose")
+        joined = [replace(a, content=a.content + b.content, words=a.words + b.words)
+                  for a, b in zip(self.sentences, self.sentences[1:])]
+        self.windows = list(self.sentences) + joined
+        self.each_window = self.each + [_Lexicon([a, b]) for a, b in
+                                        zip(self.sentences, self.sentences[1:])]
 
 
 def _resolve_pronouns(sentences: Sequence[Sentence]) -> tuple[Sentence, ...]:
@@ -378,6 +391,12 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
         match = 0.5 * match + 0.5 * np.clip(sims, 0.0, 1.0)
     best = int(np.argmax(match))  # first of equals: deterministic
     evidence = premise.each[best]
+    if sims is None:
+        # two neighbouring sentences as evidence when together they cover more of the claim
+        spans = [_coverage(content, lex) for lex in premise.each_window]
+        widest = int(np.argmax(spans))
+        if spans[widest] > match[best]:
+            evidence = premise.each_window[widest]
     unique = list(dict.fromkeys(content))
     if unique:
         weights = [nlp.word_weight(w) for w in unique]
@@ -391,7 +410,7 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
     negation = _negation_agrees(claim, premise.sentences[best])
     return Alignment(
         coverage=coverage,
-        pairs=_pair_coverage(content, premise.sentences),
+        pairs=_pair_coverage(content, premise.windows),
         entities=entities,
         values=_values(claim, premise.analysis),
         negation=negation,
