@@ -1,0 +1,155 @@
+"""``ragmeter generate`` and ``ragmeter graph``: test sets from a folder of documents.
+
+The commands live in the ``ragmeter`` CLI (one entry point for users) but the work is
+``testset_gen``'s, imported when a command runs so that ``ragmeter evaluate`` does not pay
+for loading the document parsers.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.table import Table
+
+from ragmeter.cli.app import _parse_prices, _setup_logging, app, err, out
+
+graph_app = typer.Typer(help="Build a knowledge graph from documents and inspect it.", no_args_is_help=True)
+app.add_typer(graph_app, name="graph")
+
+
+def _cache(cache_dir: Optional[Path], no_cache: bool) -> Any:
+    from ragmeter.calls.cache import DiskCache
+
+    if cache_dir is not None:
+        os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
+    return False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
+
+
+def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
+    for w in caught:
+        err.print(f"[yellow]warning:[/yellow] {w.message}", markup=True, highlight=False)
+
+
+@app.command()
+def generate(
+    docs: Path = typer.Argument(..., help="Folder of documents (read recursively: .md .txt .html .pdf .docx) or one file.", exists=True),
+    size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions."),
+    out_path: Path = typer.Option(Path("testset.jsonl"), "--out", "-o", help="Where to write the test set (JSONL, one record per line)."),
+    judge: str = typer.Option("local", "--judge", "-j", help="local (offline generator, no key) | openai:MODEL | openai:MODEL@URL | ollama:MODEL | azure:DEPLOYMENT@URL"),
+    distribution: str = typer.Option("simple=0.5,reasoning=0.25,multi_context=0.25", "--distribution", "-d", help="Shares of simple, reasoning, multi_context, conditional."),
+    seed: int = typer.Option(0, "--seed", help="Which chunks seed which question; same seed + same cache = same test set."),
+    graph_out: Optional[Path] = typer.Option(None, "--graph-out", help="Also save the knowledge graph (node-link JSON)."),
+    chunk_tokens: int = typer.Option(256, "--chunk-tokens", min=16, help="Maximum tokens per chunk."),
+    overlap_tokens: int = typer.Option(32, "--overlap-tokens", min=0, help="Tokens of whole sentences repeated between neighbouring chunks."),
+    cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and journals live (default ~/.cache/ragmeter)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge cache."),
+    resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep the questions an interrupted identical run already accepted."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
+    price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+) -> None:
+    """Generate a test set (question, ground truth, reference contexts) from documents."""
+    from testset_gen.generator import generate as run_generate
+
+    _setup_logging(verbose)
+    options: dict[str, Any] = {"timeout": timeout}
+    if judge != "local":
+        options["prices"] = _parse_prices(price) or None
+    err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {judge}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = run_generate(
+                docs, size, judge=judge, distribution=distribution, seed=seed,
+                cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
+                overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
+            )
+        except ValueError as exc:
+            _print_warnings(caught)
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2)
+        except KeyboardInterrupt:
+            err.print("[yellow]interrupted[/yellow]: accepted questions are journalled; run the same command again to resume")
+            raise typer.Exit(130)
+    _print_warnings(caught)
+    result.testset.to_jsonl(out_path)
+    if graph_out is not None:
+        result.graph.save(graph_out)
+        err.print(f"knowledge graph written to {graph_out}")
+
+    counts = result.testset.counts()
+    table = Table("evolution", "asked", "generated", title=f"test set: {len(result.testset)} questions")
+    for kind, asked in result.requested.items():
+        table.add_row(kind, str(asked), str(counts.get(kind, 0)))
+    out.print(table)
+    stats = result.graph.stats()
+    err.print(f"{stats.get('documents', 0)} documents, {stats.get('chunks', 0)} chunks"
+              + (f"; skipped {len(result.skipped)}: " + ", ".join(p for p, _ in result.skipped) if result.skipped else ""))
+    if result.usage is not None:
+        per = result.calls_per_question
+        err.print(f"judge: {result.usage.calls} calls ({per:.2f} per question), {result.usage.cache_hits} cache hits, "
+                  f"{result.usage.prompt_tokens} prompt + {result.usage.completion_tokens} completion tokens; "
+                  f"{len(result.rejected)} questions rejected" if per is not None else
+                  f"judge: {result.usage.calls} calls")
+    err.print(f"test set written to {out_path}")
+
+
+@graph_app.command("build")
+def graph_build(
+    docs: Path = typer.Argument(..., help="Folder of documents or one file.", exists=True),
+    out_path: Path = typer.Option(Path("graph.json"), "--out", "-o", help="Where to write the graph (node-link JSON)."),
+    chunk_tokens: int = typer.Option(256, "--chunk-tokens", min=16),
+    overlap_tokens: int = typer.Option(32, "--overlap-tokens", min=0),
+) -> None:
+    """Read documents, cut them into chunks and save their knowledge graph (no LLM)."""
+    from testset_gen.chunking import chunk_documents
+    from testset_gen.graph import build_graph
+    from testset_gen.ingest import load_documents
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ingested = load_documents(docs)
+    _print_warnings(caught)
+    if not ingested.documents:
+        err.print(f"[red]error:[/red] no readable documents in {docs}")
+        raise typer.Exit(2)
+    chunks = chunk_documents(ingested.documents, max_tokens=chunk_tokens, overlap_tokens=overlap_tokens)
+    graph = build_graph(ingested.documents, chunks)
+    graph.save(out_path)
+    _print_stats(graph.stats())
+    err.print(f"knowledge graph written to {out_path}")
+
+
+@graph_app.command("stats")
+def graph_stats(
+    path: Path = typer.Argument(..., help="A graph saved by `ragmeter graph build` or `generate --graph-out`.", exists=True, dir_okay=False),
+) -> None:
+    """Print what a saved knowledge graph holds: nodes, edges by kind, entities."""
+    from testset_gen.graph import KnowledgeGraph
+
+    try:
+        graph = KnowledgeGraph.load(path)
+    except (ValueError, KeyError) as exc:
+        err.print(f"[red]error:[/red] {path} is not a knowledge graph: {exc}")
+        raise typer.Exit(2)
+    _print_stats(graph.stats())
+
+
+def _print_stats(stats: dict[str, Any]) -> None:
+    table = Table("measure", "value", title="knowledge graph")
+    for key, value in stats.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                table.add_row(f"{key}: {sub}", _fmt(v))
+        else:
+            table.add_row(key, _fmt(value))
+    out.print(table)
+
+
+def _fmt(value: Any) -> str:
+    return f"{value:.2f}" if isinstance(value, float) else str(value)

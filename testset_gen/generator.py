@@ -1,0 +1,208 @@
+"""documents -> chunks -> knowledge graph -> questions: the whole pipeline behind one call.
+
+``generate("docs/", size=50, judge="openai:gpt-4o-mini")`` reads the folder, cuts it into
+chunks, builds the knowledge graph and writes the questions with the LLM judge (evolutions
+and a critic, ``llm_generator``); with ``judge="local"`` (the default: no key, no network)
+the offline generator writes them from entities and their sentences instead
+(``offline``), which is useful for smoke tests and CI but is no substitute for an LLM.
+
+Reproducible and resumable: the same documents, settings and seed give the same test set
+(the LLM's replies come from the judge's disk cache on a rerun); kept questions are
+journalled as they are accepted, so an interrupted run picks up where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
+from ragmeter.calls.usage import Usage
+from ragmeter.engine.progress import progress_bar
+from ragmeter.judges.cascade import CascadeJudge
+from ragmeter.judges.local import LocalJudge
+from ragmeter.judges.protocol import Judge
+from testset_gen.chunking import chunk_documents
+from testset_gen.distribution import parse_distribution, plan_counts
+from testset_gen.document import Chunk, Document
+from testset_gen.evolutions import EVOLUTION_PROMPTS
+from testset_gen.graph import KnowledgeGraph, build_graph
+from testset_gen.ingest import load_documents
+from testset_gen.llm_generator import Rejection, generate_with_llm, summarise
+from testset_gen.offline import generate_offline
+from testset_gen.record import Testset
+
+log = logging.getLogger("testset_gen")
+
+MIN_SEED_TOKENS = 24
+"""Chunks shorter than this are not used as seeds (too little to ask about)."""
+
+
+@dataclass
+class GenerationResult:
+    """The test set and everything a user needs to trust it or see what went wrong."""
+
+    testset: Testset
+    graph: KnowledgeGraph
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """Files that could not be read: (path, reason)."""
+    requested: dict[str, int] = field(default_factory=dict)
+    shortfall: dict[str, int] = field(default_factory=dict)
+    """Questions per type that could not be generated (0 everywhere when all were)."""
+    rejected: list[Rejection] = field(default_factory=list)
+    """Questions the rule check or the critic dropped, with the reasons."""
+    usage: Usage | None = None
+    journal: Path | None = None
+
+    @property
+    def calls_per_question(self) -> float | None:
+        """LLM calls sent per kept question (summaries included; cache hits are not calls)."""
+        if self.usage is None or not self.testset.records:
+            return None
+        return self.usage.calls / len(self.testset.records)
+
+
+def _llm_of(judge: Judge) -> Judge | None:
+    """The LLM behind a judge spec: itself, a cascade's LLM, or none for the local judge."""
+    if isinstance(judge, LocalJudge):
+        return None
+    if isinstance(judge, CascadeJudge):
+        return judge.llm
+    return judge
+
+
+def seed_pairs(graph: KnowledgeGraph) -> list[tuple[str, str]]:
+    """Chunk pairs a multi-context question can bridge: a shared entity first, then a shared
+    keyphrase, then embedding similarity; each pair once, in that order."""
+    pairs: list[tuple[str, str]] = []
+    seen: set[frozenset[str]] = set()
+    candidates = [(b.a, b.b) for b in graph.bridges()]
+    candidates += [(u, v) for u, v, _ in graph.edges("shared_keyphrase")]
+    candidates += [(u, v) for u, v, _ in graph.edges("similar")]
+    for a, b in candidates:
+        key = frozenset((a, b))
+        if a != b and key not in seen:
+            seen.add(key)
+            pairs.append((a, b))
+    return pairs
+
+
+def run_identity(documents: Sequence[Document], settings: Mapping[str, Any]) -> str:
+    return cache_key({"documents": [d.id for d in documents], "settings": dict(settings)})[:16]
+
+
+async def agenerate(
+    source: Any,
+    size: int,
+    *,
+    judge: Judge | str | None = "local",
+    distribution: str | Mapping[str, float] | None = None,
+    seed: int = 0,
+    cache: DiskCache | str | Path | bool | None = True,
+    resume: bool = True,
+    journal: str | Path | bool | None = True,
+    chunk_tokens: int = 256,
+    overlap_tokens: int = 32,
+    similarity_threshold: float = 0.75,
+    summaries: bool = True,
+    max_attempts: int = 3,
+    concurrency: int = 8,
+    graph: KnowledgeGraph | None = None,
+    show_progress: bool = False,
+    judge_options: Mapping[str, Any] | None = None,
+) -> GenerationResult:
+    """Async form of ``generate``."""
+    from ragmeter.judges.spec import get_judge
+
+    if size < 1:
+        raise ValueError("size must be at least 1")
+    shares = parse_distribution(distribution)
+    requested = plan_counts(size, shares)
+    skipped: list[tuple[str, str]] = []
+    if graph is None:
+        ingested = load_documents(source)
+        documents, skipped = list(ingested.documents), list(ingested.skipped)
+        if not documents:
+            raise ValueError(f"no readable documents in {source!r}"
+                             + (f" (skipped: {', '.join(p for p, _ in skipped)})" if skipped else ""))
+        chunks: list[Chunk] = chunk_documents(documents, max_tokens=chunk_tokens,
+                                              overlap_tokens=overlap_tokens)
+    else:
+        documents, chunks = graph.documents(), graph.chunks()
+
+    disk = DiskCache() if cache is True else None if cache in (False, None) else (
+        cache if isinstance(cache, DiskCache) else DiskCache(cache))
+    the_judge = get_judge(judge, cache=disk if disk is not None else False, **dict(judge_options or {}))
+    llm = _llm_of(the_judge)
+    settings = {
+        "size": size, "distribution": shares, "seed": seed, "judge": the_judge.name,
+        "chunk_tokens": chunk_tokens, "overlap_tokens": overlap_tokens,
+        "similarity_threshold": similarity_threshold, "summaries": bool(summaries and llm),
+        "max_attempts": max_attempts,
+        "prompts": cache_key({k: p.model_dump(mode="json") for k, p in EVOLUTION_PROMPTS.items()})[:16],
+    }
+    identity = run_identity(documents, settings)
+    journal_path: Path | None = None
+    if journal and llm is not None:
+        journal_path = (default_cache_dir() / "testsets" / f"{identity}.jsonl"
+                        if journal is True else Path(journal))
+        if not resume and journal_path.exists():
+            journal_path.unlink()
+
+    try:
+        node_summaries: dict[str, str] = {}
+        if llm is not None and summaries and graph is None:
+            node_summaries = await summarise(llm, documents, concurrency=concurrency)
+        if graph is None:
+            graph = build_graph(documents, chunks, similarity_threshold=similarity_threshold,
+                                summaries=node_summaries)
+        else:
+            node_summaries = {d: graph.node(d).get("summary") for d in graph.document_ids()
+                              if graph.node(d).get("summary")}
+        rejected: list[Rejection] = []
+        with progress_bar(size, "generating", enabled=show_progress) as advance:
+            if llm is None:
+                offline = generate_offline(graph, size, distribution=shares, seed=seed)
+                records, shortfall = list(offline.records), dict(offline.shortfall)
+                advance(len(records))
+            else:
+                seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
+                written = await generate_with_llm(
+                    llm, seeds, seed_pairs(graph), size, shares, seed=seed,
+                    summaries=node_summaries, max_attempts=max_attempts,
+                    concurrency=concurrency, journal=journal_path, run=identity, on_record=advance,
+                )
+                records, shortfall, rejected = written.records, written.shortfall, written.rejected
+    finally:
+        close = getattr(the_judge, "aclose", None)
+        if close is not None:
+            await close()
+
+    shortfall = {k: v for k, v in shortfall.items() if v}
+    if shortfall:
+        text = ", ".join(f"{k}: {v} of {requested.get(k, 0)}" for k, v in shortfall.items())
+        warnings.warn(f"testset_gen: fewer questions than asked for ({text} missing); "
+                      "see GenerationResult.shortfall and .rejected", stacklevel=2)
+    testset = Testset(records=records, settings={**settings, "documents": len(documents),
+                                                 "chunks": len(chunks), "run": identity})
+    return GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
+                            shortfall=shortfall, rejected=rejected,
+                            usage=llm.usage if llm is not None else None, journal=journal_path)
+
+
+def generate(source: Any, size: int, **options: Any) -> GenerationResult:
+    """Generate a test set of ``size`` questions from ``source``.
+
+    ``source``: a folder (read recursively: Markdown, text, HTML, PDF, DOCX), a file, a list
+    of LangChain ``Document``s or of LlamaIndex nodes. ``judge``: ``"local"`` (offline
+    generator), or an LLM judge spec (``"openai:gpt-4o-mini"``, ``"ollama:llama3.1"``, any
+    OpenAI-compatible URL; ``"local+..."`` uses its LLM). ``distribution``: shares of
+    ``simple``, ``reasoning``, ``multi_context``, ``conditional`` (default 0.5 / 0.25 /
+    0.25 / 0), as a mapping or ``"simple=0.5,reasoning=0.25,multi_context=0.25"``.
+    ``seed``: which chunks seed which question. See ``agenerate`` for the rest.
+    """
+    return asyncio.run(agenerate(source, size, **options))
