@@ -84,7 +84,7 @@ def main() -> None:
     kept = len(result.testset.records)
     stats = result.graph.stats()
     per_question = (counted["writing"] + counted["critic"]) / kept if kept else float("nan")
-    print(f"documents: {args.documents} ({chars:,} characters) -> {stats.get('chunks')} chunks; "
+    print(f"documents: {args.documents} ({chars:,} characters) -> {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges; "
           f"questions asked: {args.size}; mock latency {args.latency * 1000:.0f} ms per call; "
           f"concurrency {args.concurrency}")
     print("| measure | LLM path (mock server) | offline generator |\n|---|---|---|")

@@ -164,3 +164,22 @@ def test_bad_input_is_refused(docs_and_chunks):
     assert all(len(d["shared"]) >= 2 for _, _, d in stricter.edges("shared_entity"))
     assert 0 < stricter.stats()["edges"]["shared_entity"] < \
         build_graph(documents, chunks, embed=False).stats()["edges"]["shared_entity"]
+
+
+def test_adjectives_and_corpus_wide_names_do_not_link_chunks():
+    """"American" in two chunks, or a name in most chunks of a corpus, is not a bridge."""
+    from testset_gen.document import Chunk, Document
+
+    texts = [f"The American author Jane Doe{i} wrote novel number {i} in Boston." for i in range(24)]
+    texts.append("Gustave Eiffel was an American-trained engineer who designed a tower in Paris.")
+    texts.append("Gustave Eiffel also designed the frame of the Statue of Liberty.")
+    doc = Document.make("\n".join(texts), "many.md")
+    chunks, offset = [], 0
+    for i, t in enumerate(texts):
+        chunks.append(Chunk.make(doc, t, i, offset, offset + len(t), tokens=len(t.split())))
+        offset += len(t) + 1
+    g = build_graph([doc], chunks, embed=False)
+    shared = {n for _, _, d in g.edges("shared_entity") for n in d["shared"]}
+    assert "gustave eiffel" in shared  # a real link survives
+    assert "american" not in shared  # an adjective never links
+    assert "boston" not in shared  # named in 24 of 26 chunks: the corpus's topic, not a link

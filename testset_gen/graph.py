@@ -277,6 +277,25 @@ def _shared(items: Sequence[set[str]], min_shared: int) -> list[tuple[int, int, 
             if len(shared) >= min_shared]
 
 
+ADJECTIVE_LABELS = frozenset({"NORP", "LANGUAGE"})
+"""Entity labels that are mostly adjectives ("American", "English"): two chunks that both
+say "American" are not about the same thing, so these never link chunks."""
+MAX_ENTITY_SHARE = 0.1
+"""A name found in more than this share of the chunks (of a corpus of 20 chunks or more)
+is the corpus's topic, not a link: it would join almost every pair of chunks."""
+
+
+def _bridging_names(features: Sequence[Any], value_labels: frozenset[str]) -> list[set[str]]:
+    """Per chunk, the names that may link it to another chunk (see the two constants above)."""
+    names = [{e.norm for e in f.entities if e.label not in value_labels
+              and e.label not in ADJECTIVE_LABELS} for f in features]
+    if len(names) >= 20:
+        counts = Counter(n for chunk in names for n in chunk)
+        common = {n for n, k in counts.items() if k > MAX_ENTITY_SHARE * len(names)}
+        names = [chunk - common for chunk in names]
+    return names
+
+
 def build_graph(documents: Sequence[Document], chunks: Sequence[Chunk], *,
                 embed: bool | Encoder = True, similarity_threshold: float = 0.75,
                 min_shared: int = 1, summaries: Mapping[str, str] | None = None,
@@ -345,7 +364,7 @@ def build_graph(documents: Sequence[Document], chunks: Sequence[Chunk], *,
     if rows is not None and len(ordered) > 1:
         for i, j, score in _similar_pairs(rows, similarity_threshold):
             g.add_edge(ordered[i].id, ordered[j].id, key="similar", kind="similar", score=score)
-    names = [{e.norm for e in f.entities if e.label not in VALUE_LABELS} for f in features]
+    names = _bridging_names(features, VALUE_LABELS)
     for i, j, shared in _shared(names, min_shared):
         g.add_edge(ordered[i].id, ordered[j].id, key="shared_entity", kind="shared_entity",
                    shared=shared)

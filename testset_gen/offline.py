@@ -104,10 +104,12 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
     from ragmeter.local.claims import clauses_of
 
     texts = [graph.node(c)["text"] for c in chunk_ids]
-    claims = [[cl.text for cl in cls if cl.kind == "claim"] for cls in clauses_of(texts)]
+    # one parse of each chunk serves both the clause rules and the sentence list
+    chunk_docs = parse(texts)
+    claims = [[cl.text for cl in cls if cl.kind == "claim"]
+              for cls in clauses_of(texts, docs=chunk_docs)]
     flat = list(dict.fromkeys(t for cs in claims for t in cs))
     docs = dict(zip(flat, parse(flat)))
-    chunk_docs = parse(texts)
     out: list[_ChunkQuestions] = []
     for cid, text, cs, cdoc in zip(chunk_ids, texts, claims, chunk_docs):
         entities = graph.node(cid).get("entities", [])
@@ -283,21 +285,38 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                                           _source_sentence(t.statement, teller.sentences)]))))
     qa = [q for q in a.questions if q.role == "object" and _topic(a, q) == entity]
     qb = [q for q in b.questions if q.role == "object" and _topic(b, q) == entity]
+    out += _asked_together(a, b, qa, qb, entity, "two_facts", rank=1, pronouns=True)
+    if out:
+        return out
+    # last resort: one question from each chunk that names the shared entity, asked
+    # together (in mixed corpora the name is rarely the topic of both chunks)
+    ma = [q for q in a.questions if entity in q.text.lower()][:2]
+    mb = [q for q in b.questions if entity in q.text.lower()][:2]
+    return _asked_together(a, b, ma, mb, entity, "shared_mention", rank=2, pronouns=False)
+
+
+def _asked_together(a: _ChunkQuestions, b: _ChunkQuestions, qa: Sequence[Question],
+                    qb: Sequence[Question], entity: str, template: str, rank: int,
+                    pronouns: bool) -> list[_Candidate]:
+    """"<question about chunk a>, and <question about chunk b>?" for each distinct pair;
+    with ``pronouns`` the second names the shared topic with a pronoun where one fits."""
+    out: list[_Candidate] = []
     for x in qa:
         for y in qb:
             if not _distinct(x, y):
                 continue
-            pronoun = _pronoun(y.topic_label, a.text + " " + b.text)
-            second = _second_mention(y.text, y.topic, pronoun)
+            second = y.text
+            if pronouns:
+                second = _second_mention(y.text, y.topic, _pronoun(y.topic_label, a.text + " " + b.text))
             question = f"{x.text[:-1]}, and {_lower_initial(second)}"
             if _gives_away(question, x.answer, y.answer):
                 continue
             out.append(_Candidate("multi_context", question, f"{x.statement} {y.statement}",
                                   (a.chunk_id, b.chunk_id), (
                 ("answer", f"{x.answer}; {y.answer}"), ("bridge_entity", entity),
-                ("template", "two_facts"),
+                ("template", template),
                 ("source_sentences", [_source_sentence(x.statement, a.sentences),
-                                      _source_sentence(y.statement, b.sentences)])), rank=1))
+                                      _source_sentence(y.statement, b.sentences)])), rank=rank))
     return out
 
 

@@ -88,7 +88,7 @@ def generate(
         table.add_row(kind, str(asked), str(counts.get(kind, 0)))
     out.print(table)
     stats = result.graph.stats()
-    err.print(f"{stats.get('documents', 0)} documents, {stats.get('chunks', 0)} chunks"
+    err.print(f"{stats['nodes']['document']} documents, {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges"
               + (f"; skipped {len(result.skipped)}: " + ", ".join(p for p, _ in result.skipped) if result.skipped else ""))
     if result.usage is not None:
         per = result.calls_per_question
