@@ -33,7 +33,7 @@ from testset_gen.evolutions import EVOLUTION_PROMPTS
 from testset_gen.graph import KnowledgeGraph, build_graph
 from testset_gen.ingest import load_documents
 from testset_gen.llm_generator import Rejection, generate_with_llm, summarise
-from testset_gen.offline import generate_offline
+from testset_gen.offline import ShortfallWarning, generate_offline
 from testset_gen.record import Testset
 
 log = logging.getLogger("testset_gen")
@@ -166,7 +166,9 @@ async def agenerate(
         rejected: list[Rejection] = []
         with progress_bar(size, "generating", enabled=show_progress) as advance:
             if llm is None:
-                offline = generate_offline(graph, size, distribution=shares, seed=seed)
+                with warnings.catch_warnings():  # reported once, below, for both paths
+                    warnings.simplefilter("ignore", ShortfallWarning)
+                    offline = generate_offline(graph, size, distribution=shares, seed=seed)
                 records, shortfall = list(offline.records), dict(offline.shortfall)
                 advance(len(records))
             else:
@@ -185,8 +187,10 @@ async def agenerate(
     shortfall = {k: v for k, v in shortfall.items() if v}
     if shortfall:
         text = ", ".join(f"{k}: {v} of {requested.get(k, 0)}" for k, v in shortfall.items())
-        warnings.warn(f"testset_gen: fewer questions than asked for ({text} missing); "
-                      "see GenerationResult.shortfall and .rejected", stacklevel=2)
+        hint = ("the offline generator's rules found too few; an LLM judge writes the kinds "
+                "they cannot" if llm is None else "see GenerationResult.rejected for why")
+        warnings.warn(f"testset_gen: fewer questions than asked for ({text} missing); {hint}",
+                      ShortfallWarning, stacklevel=2)
     testset = Testset(records=records, settings={**settings, "documents": len(documents),
                                                  "chunks": len(chunks), "run": identity})
     return GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,

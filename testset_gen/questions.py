@@ -446,7 +446,22 @@ def questions_from_sentence(sent: "Span") -> list[Question]:
     out: list[Question] = []
     seen: set[str] = set()
     for q in found:
-        if q.text not in seen and _clean(q):
+        if q.text not in seen and _clean(q) and _object_gap(q):
             seen.add(q.text)
             out.append(q)
     return out
+
+
+def _object_gap(q: Question) -> bool:
+    """A "what / who does X verb?" question must leave the verb without its object: the
+    question word is the object. Parsing the question again catches rewrites that kept it
+    ("What does Dataset hold the samples?"), which odd source text (code names, lists)
+    produces now and then."""
+    if q.role != "object" or q.wh not in ("what", "who"):
+        return True
+    from testset_gen.dependency_parser import parse
+
+    doc = parse([q.text])[0]
+    root = next(iter(doc.sents)).root
+    return not any(ch.dep_ == "dobj" and ch.lower_ not in ("what", "who", "whom")
+                   for ch in root.children)
