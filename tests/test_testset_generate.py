@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from document_files import make_docx, make_pdf
 from ragmeter.cli.app import app
 from ragmeter.testing import OpenAIMockServer
 from testset_gen import testing as scripted
@@ -59,6 +60,18 @@ def docs(tmp_path_factory) -> Path:
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    (root / "radium.pdf").write_bytes(make_pdf([
+        ["Radium", "", "Radium was discovered by Marie Curie and Pierre Curie in Paris in 1898.",
+         "Radium glows faintly blue in the dark."],
+        ["Radium was once added to watch dials so that they glowed at night.",
+         "The Radium Institute in Paris was founded by Marie Curie in 1914."],
+    ]))
+    make_docx(root / "odd" / "louvre.docx", "The Louvre", (
+        "The Louvre is the most visited museum in the world and stands in Paris.",
+        "The Louvre holds the Mona Lisa, which Leonardo da Vinci painted in the sixteenth century.",
+    ))
+    for path in root.rglob("*"):
+        assert not path.is_file() or path.stat().st_size < 50_000, path
     return root
 
 
@@ -112,6 +125,20 @@ def test_llm_generation_shares_contexts_and_filters(docs, server, tmp_path):
     summaries = sum(1 for c in calls if c["messages"][0]["content"].startswith("You summarise"))
     assert summaries == len(result.graph.document_ids())
     assert (len(calls) - summaries) / len(records) <= 2.0
+
+
+def test_every_evolution_type_with_its_share_from_every_file_type(docs, server, tmp_path):
+    result, _ = run(docs, server, tmp_path, size=8,
+                    distribution="simple=0.25,reasoning=0.25,multi_context=0.25,conditional=0.25")
+    assert result.testset.counts() == {"simple": 2, "reasoning": 2, "multi_context": 2, "conditional": 2}
+    sources = {Path(d.source).suffix for d in result.graph.documents()}
+    assert sources == {".md", ".txt", ".html", ".pdf", ".docx"}
+    pdf = next(d for d in result.graph.documents() if d.source.endswith(".pdf"))
+    assert [page for _, page in pdf.pages] == [1, 2]
+    # the writer was asked for each type with that type's instruction
+    asked = [c["messages"][1]["content"] for c in chat(server) if c["messages"][0]["content"].startswith("You write")]
+    assert any("with a condition" in a for a in asked) and any("step of reasoning" in a for a in asked)
+    assert any(a.startswith("The numbered contexts") for a in asked)
 
 
 def test_same_seed_same_cache_same_testset_and_resume(docs, server, tmp_path):

@@ -16,6 +16,7 @@ from typing import Any, Iterator
 
 import pytest
 
+from document_files import make_docx, make_pdf
 from testset_gen.ingest import IngestResult, IngestWarning, load_documents
 
 MD = """# Alpha Guide
@@ -42,51 +43,12 @@ HTML = """<!DOCTYPE html>
 """
 
 
-def make_pdf(pages: list[list[str]]) -> bytes:
-    """A minimal valid PDF: one Helvetica text line per string, one page per list."""
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
-    kids = " ".join(f"{4 + 2 * i} 0 R" for i in range(len(pages)))
-    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(pages)} >>".encode())
-    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    for i, lines in enumerate(pages):
-        ops = ["BT", "/F1 12 Tf", "16 TL", "72 720 Td"]
-        for line in lines:
-            escaped = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-            ops.append(f"({escaped}) Tj T*")
-        stream = "\n".join([*ops, "ET"]).encode("latin-1")
-        objects.append(
-            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources "
-            f"<< /Font << /F1 3 0 R >> >> /Contents {5 + 2 * i} 0 R >>".encode())
-        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, xref)
-    return bytes(out)
-
-
 PDF_PAGES = [
     ["Epsilon Manual", "", "Epsilon is a scheduler for batch jobs.",
      "It assigns each job to the least loaded worker."],
     ["Failures are retried three times before a job is parked.",
      "Parked jobs wait for an operator."],
 ]
-
-
-def make_docx(path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_heading("Delta Report", 0)
-    document.add_paragraph("Delta measured the throughput of the ingestion pipeline. "
-                           "Throughput improved by twelve percent after the change.")
-    document.save(str(path))
 
 
 def build_folder(root: Path) -> Path:
