@@ -196,8 +196,9 @@ def demo(
     print_result(out, result, show_samples=True)
 
 
-# the test-set commands live in their own file and register themselves on ``app``
+# the other commands live in their own files and register themselves on ``app``
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
+from ragmeter.cli import run as _run_commands  # noqa: E402,F401
 
 
 def main() -> None:
