@@ -1,6 +1,6 @@
 """Score a JSONL file of RAG records; offline by default, with an LLM judge when you name one.
 
-    python recipes/evaluate_jsonl.py                      # the bundled sample, local embedder only
+    python recipes/evaluate_jsonl.py                      # the bundled sample, local judge and embedder
     python recipes/evaluate_jsonl.py data.jsonl openai:gpt-4o-mini
     python recipes/evaluate_jsonl.py data.jsonl openai:MODEL@http://127.0.0.1:8000/v1
 """
@@ -17,7 +17,7 @@ def main(path: str = str(SAMPLE_DATA_PATH), judge: str | None = None) -> None:
     data = Dataset.load(path)
     for error in data.errors:  # bad rows are reported, the others are scored
         print("skipped:", error)
-    metrics = ["answer_similarity"] + (["faithfulness"] if judge else [])
+    metrics = ["answer_similarity", "faithfulness", "context_precision"]
     result = evaluate(data, metrics, judge=judge or "local", journal=False)
     frame = result.to_pandas()
     print(frame[["id", *metrics]].to_string(index=False))

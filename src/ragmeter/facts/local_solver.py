@@ -172,8 +172,9 @@ def _support(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
 
 
 def _usefulness(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
-    """A chunk is useful when it supports some sentence of the reference (ground truth or
-    answer): the best support over the reference's sentences."""
+    """A chunk is useful when it states much of some sentence of the reference (ground truth
+    or answer): the best ``AlignmentVerifier.share`` over the reference's sentences (with an
+    NLI verifier, its best entailment probability)."""
     from ragmeter.local.nlp import sentences as split
 
     pairs: list[tuple[str, str]] = []
@@ -184,10 +185,17 @@ def _usefulness(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> No
         chunks = list(sections.get("context") or [])
         layout.append((len(pairs), len(chunks), len(targets)))
         pairs.extend((chunk, target) for chunk in chunks for target in targets)
-    probs = judge.model("verifier").support(pairs) if pairs else []
+    verifier = judge.model("verifier")
+    if not pairs:
+        probs: list[float] = []
+    elif hasattr(verifier, "align") and hasattr(verifier, "share"):
+        # part of the reference is enough for a chunk to be useful (``share``)
+        probs = [verifier.share(a) for a in verifier.align(pairs)]
+    else:  # an NLI model: its entailment probability
+        probs = verifier.support(pairs)
     for (i, task, _), (start, n_chunks, n_targets) in zip(jobs, layout):
         per_chunk = [max(probs[start + c * n_targets : start + (c + 1) * n_targets]) for c in range(n_chunks)]
-        _verdicts(results, i, task, per_chunk, lambda p: f"local verifier: best support of a reference sentence {p:.2f}")
+        _verdicts(results, i, task, per_chunk, lambda p: f"local verifier: states {p:.2f} of a reference sentence")
 
 
 def _relevant_sentences(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
