@@ -1,0 +1,54 @@
+"""Every recipe runs offline, end to end, as a user would run it, in under a minute."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+RECIPES = Path(__file__).resolve().parent.parent / "recipes"
+LIMIT_S = 60
+
+
+def run(*args: str, cwd: Path, expect: int = 0) -> subprocess.CompletedProcess:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "RAGMETER_CACHE_DIR": str(cwd / "cache")}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=LIMIT_S)
+    took = time.perf_counter() - started
+    assert done.returncode == expect, f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    assert took < LIMIT_S
+    return done
+
+
+def test_evaluate_jsonl(tmp_path):
+    done = run(str(RECIPES / "evaluate_jsonl.py"), cwd=tmp_path)
+    assert "faithfulness: mean" in done.stdout and "context_precision: mean" in done.stdout
+
+
+def test_ci_gate_passes_and_fails_with_a_readable_summary(tmp_path):
+    summary = tmp_path / "summary.md"
+    done = run(str(RECIPES / "ci_gate" / "gate.py"), "--summary", str(summary), cwd=tmp_path)
+    assert "| answer_similarity |" in done.stdout and "FAIL" not in done.stdout
+    assert summary.read_text(encoding="utf-8").startswith("## RAG quality gate")
+    failing = run(str(RECIPES / "ci_gate" / "gate.py"), "--min", "faithfulness=0.95", cwd=tmp_path, expect=1)
+    assert "**FAIL**" in failing.stdout and "Lowest faithfulness:" in failing.stdout
+    assert "claims are supported" in failing.stdout  # the reasons, not just numbers
+
+
+def test_monitoring_alerts_on_a_drop(tmp_path):
+    monitor = RECIPES / "monitoring"
+    run(str(monitor / "simulate_traffic.py"), "good.jsonl", "--records", "200", cwd=tmp_path)
+    run(str(monitor / "simulate_traffic.py"), "bad.jsonl", "--records", "200", "--degraded", "--seed", "1", cwd=tmp_path)
+    calm = run(str(monitor / "nightly.py"), "--log", "good.jsonl", "--state", "state.json",
+               "--night", "2026-11-20", "--sample", "30", cwd=tmp_path)
+    assert "ALERT" not in calm.stdout + calm.stderr
+    alarm = run(str(monitor / "nightly.py"), "--log", "bad.jsonl", "--state", "state.json",
+                "--night", "2026-11-21", "--sample", "30", cwd=tmp_path, expect=1)
+    assert "ALERT: faithfulness fell" in alarm.stderr or "ALERT: context_precision fell" in alarm.stderr
+    state = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
+    assert [n["night"] for n in state["nights"]] == ["2026-11-20", "2026-11-21"]
