@@ -198,6 +198,7 @@ def demo(
 
 # the other commands live in their own files and register themselves on ``app``
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
+from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
 
 
