@@ -52,3 +52,11 @@ def test_monitoring_alerts_on_a_drop(tmp_path):
     assert "ALERT: faithfulness fell" in alarm.stderr or "ALERT: context_precision fell" in alarm.stderr
     state = json.loads((tmp_path / "state.json").read_text(encoding="utf-8"))
     assert [n["night"] for n in state["nights"]] == ["2026-11-20", "2026-11-21"]
+
+
+@pytest.mark.parametrize("name", ["langchain_app.py", "llamaindex_app.py"])
+def test_framework_apps_are_run_and_evaluated(tmp_path, name):
+    pytest.importorskip("langchain_core" if name.startswith("langchain") else "llama_index.core")
+    done = run(str(RECIPES / name), cwd=tmp_path)
+    assert "8 questions answered" in done.stdout
+    assert "faithfulness" in done.stdout and "summary score:" in done.stdout
