@@ -288,10 +288,11 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
     out += _asked_together(a, b, qa, qb, entity, "two_facts", rank=1, pronouns=True)
     if out:
         return out
-    # last resort: one question from each chunk that names the shared entity, asked
-    # together (in mixed corpora the name is rarely the topic of both chunks)
-    ma = [q for q in a.questions if entity in q.text.lower()][:2]
-    mb = [q for q in b.questions if entity in q.text.lower()][:2]
+    # last resort: one question from each chunk that names the shared entity (in the
+    # question or as its answer), asked together: in mixed corpora the name is rarely the
+    # topic of both chunks
+    ma = [q for q in a.questions if entity in q.text.lower() or entity in q.answer.lower()][:2]
+    mb = [q for q in b.questions if entity in q.text.lower() or entity in q.answer.lower()][:2]
     return _asked_together(a, b, ma, mb, entity, "shared_mention", rank=2, pronouns=False)
 
 
