@@ -1,0 +1,52 @@
+"""The samples that explain a failed check: lowest scores, or the biggest drops."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from ragmeter.gate.compare import paired_scores
+from ragmeter.result import EvaluationResult
+
+
+class WorstSample(BaseModel):
+    """A sample to look at first, with the judge's reason (and the baseline's, for a drop)."""
+
+    row: int
+    id: str | None = None
+    question: str = ""
+    value: float | None
+    reason: str = ""
+    error: str | None = None
+    baseline_value: float | None = None
+    baseline_reason: str | None = None
+
+
+def lowest_scored(result: EvaluationResult, metric: str, k: int = 3) -> list[WorstSample]:
+    """The ``k`` lowest scores of ``metric``, then (if fewer) samples whose score failed."""
+    scored, failed = [], []
+    for s in result.samples:
+        score = s.scores.get(metric)
+        if score is None:
+            continue
+        item = WorstSample(
+            row=s.row, id=s.id, question=s.sample.question or "", value=score.value, reason=score.reason,
+            error=f"{score.error.kind}: {score.error.message}" if score.error else None,
+        )
+        (scored if score.value is not None else failed).append(item)
+    scored.sort(key=lambda w: (w.value, w.row))
+    return (scored + failed)[:k]
+
+
+def biggest_drops(current: EvaluationResult, baseline: EvaluationResult, metric: str, k: int = 3) -> list[WorstSample]:
+    """The ``k`` paired samples whose score fell most from the baseline."""
+    drops = []
+    for cur, base in paired_scores(current, baseline, metric):
+        a, b = cur.scores[metric], base.scores[metric]
+        assert a.value is not None and b.value is not None
+        if a.value < b.value:
+            drops.append(WorstSample(
+                row=cur.row, id=cur.id, question=cur.sample.question or "", value=a.value, reason=a.reason,
+                baseline_value=b.value, baseline_reason=b.reason,
+            ))
+    drops.sort(key=lambda w: (w.value - w.baseline_value, w.row))  # type: ignore[operator]
+    return drops[:k]
