@@ -393,6 +393,7 @@ def _result_table(result: EvaluationResult) -> tuple[pa.Table, list[Column]]:
     """
     import pyarrow as pa
 
+    result = result.with_samples()
     table = Dataset([s.sample for s in result.samples]).to_arrow()
     table = table.add_column(0, pa.field("row", pa.int64()), pa.array([s.row for s in result.samples], pa.int64()))
     schema = [Column("row", "int64", "Index of the sample in the evaluated source."), *SAMPLE_SCHEMA]

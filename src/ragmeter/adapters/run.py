@@ -99,7 +99,7 @@ def _as_dataset(data: Any) -> Dataset:
     to_dataset = getattr(data, "to_dataset", None)  # a testset_gen Testset
     if callable(to_dataset):
         return to_dataset()
-    from ragmeter.engine.evaluate import as_dataset
+    from ragmeter.data.stream import as_dataset
 
     return as_dataset(data)
 

@@ -34,7 +34,7 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
             table.add_row(*cells)
         console.print(table)
 
-    summary = Table(title=f"ragmeter: {len(result.samples)} samples, run {result.info.run_id}")
+    summary = Table(title=f"ragmeter: {result.sample_count} samples, run {result.info.run_id}")
     for column in ("metric", "mean", "scored", "errors"):
         summary.add_column(column, justify="left" if column == "metric" else "right")
     for name, s in result.summary().items():
@@ -46,6 +46,11 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
         console.print(f"summary score (harmonic mean of {', '.join(result.info.summary_metrics)}): {overall:.3f}", highlight=False)
 
     errors = result.errors()
+    if result.streamed is not None and not result.samples:
+        failed = sum(s.errors for s in result.summary().values())
+        if failed:
+            console.print(f"[yellow]{failed} score(s) failed[/yellow] (left empty, never NaN); each with its error in "
+                          f"{result.streamed.path}", highlight=False)
     if errors:
         console.print(f"[yellow]{len(errors)} problem(s)[/yellow] (scores left empty, never NaN):")
         for row in errors[:MAX_ERRORS_SHOWN]:

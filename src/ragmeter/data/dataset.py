@@ -189,26 +189,12 @@ class Dataset:
         samples: list[Sample] = []
         rows: list[int] = []
         errors: list[RowError] = []
-        for row, line, record in items:
-            if isinstance(record, _Bad):
-                errors.append(RowError(row=row, field=None, message=record.message, line=line))
-                continue
-            if plain and isinstance(record, Mapping):
-                record = {k: _plain(v) for k, v in record.items()}
-            try:
-                sample = Sample.model_validate(record)
-            except InvalidInput as exc:
-                errors.append(
-                    RowError(
-                        row=row,
-                        field=getattr(exc, "field", None),
-                        message=getattr(exc, "detail", str(exc)),
-                        line=line,
-                    )
-                )
-                continue
-            samples.append(sample)
-            rows.append(row)
+        for row, parsed in parse_items(items, plain):
+            if isinstance(parsed, RowError):
+                errors.append(parsed)
+            else:
+                samples.append(parsed)
+                rows.append(row)
         return cls(samples, rows, errors, source)
 
     # --- constructors -------------------------------------------------------------------
@@ -252,25 +238,7 @@ class Dataset:
     @classmethod
     def from_jsonl(cls, path: str | Path) -> Dataset:
         """One JSON object per line; blank lines are skipped and are not rows."""
-        path = Path(path)
-
-        def items() -> Iterator[tuple[int, int | None, Any]]:
-            row = 0
-            with path.open(encoding="utf-8-sig") as f:
-                for line_no, line in enumerate(f, start=1):
-                    if not line.strip():
-                        continue
-                    try:
-                        record: Any = json.loads(line)
-                    except ValueError as exc:
-                        record = _Bad(f"invalid JSON: {exc}")
-                    else:
-                        if not isinstance(record, dict):
-                            record = _Bad(f"expected a JSON object, got {type_name(record)}")
-                    yield row, line_no, record
-                    row += 1
-
-        return cls._collect(items(), str(path), plain=False)
+        return cls._collect(jsonl_items(Path(path)), str(path), plain=False)
 
     @classmethod
     def from_json(cls, path: str | Path) -> Dataset:
@@ -310,49 +278,11 @@ class Dataset:
         """A header row, then one record per row. List columns hold JSON lists of strings,
         ``metadata`` a JSON object; other columns go into metadata as text. Empty cells are
         missing values."""
-        path = Path(path)
-        _raise_csv_field_limit()
-
-        def items() -> Iterator[tuple[int, int | None, Any]]:
-            with path.open(encoding="utf-8-sig", newline="") as f:
-                reader = csv.reader(f)
-                header = next(reader, None)
-                if header is None:
-                    return
-                header = [h.strip() for h in header]
-                row = 0
-                while True:
-                    first_line = reader.line_num + 1
-                    try:
-                        cells = next(reader)
-                    except StopIteration:
-                        return
-                    except csv.Error as exc:
-                        yield row, first_line, _Bad(f"unreadable CSV row: {exc}")
-                        row += 1
-                        continue
-                    if not any(c.strip() for c in cells):
-                        continue  # blank line
-                    if len(cells) > len(header):
-                        record: Any = _Bad(
-                            f"expected at most {len(header)} cells (the header), got {len(cells)}"
-                        )
-                    else:
-                        record = {h: c for h, c in zip(header, cells, strict=False) if c != ""}
-                    yield row, first_line, record
-                    row += 1
-
-        return cls._collect(items(), str(path), plain=False)
+        return cls._collect(csv_items(Path(path)), str(path), plain=False)
 
     @classmethod
     def from_parquet(cls, path: str | Path) -> Dataset:
-        import pyarrow.parquet as pq
-
-        path = Path(path)
-        table = pq.read_table(path)
-        return cls._collect(
-            ((i, None, r) for i, r in enumerate(table.to_pylist())), str(path), plain=True
-        )
+        return cls._collect(parquet_items(Path(path)), str(path), plain=True)
 
     @classmethod
     def load(cls, path: str | Path) -> Dataset:
@@ -472,6 +402,91 @@ class Dataset:
             self.to_parquet(path)
         else:
             raise ValueError(_unknown_extension(path))
+
+
+# --- row readers: (row, line, record) one at a time, so a file can also be streamed -------
+
+
+def parse_items(
+    items: Iterable[tuple[int, int | None, Any]], plain: bool
+) -> Iterator[tuple[int, Sample | RowError]]:
+    """Validate records one by one: ``(row, Sample)`` or ``(row, RowError)``."""
+    for row, line, record in items:
+        if isinstance(record, _Bad):
+            yield row, RowError(row=row, field=None, message=record.message, line=line)
+            continue
+        if plain and isinstance(record, Mapping):
+            record = {k: _plain(v) for k, v in record.items()}
+        try:
+            yield row, Sample.model_validate(record)
+        except InvalidInput as exc:
+            yield row, RowError(
+                row=row,
+                field=getattr(exc, "field", None),
+                message=getattr(exc, "detail", str(exc)),
+                line=line,
+            )
+
+
+def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
+    row = 0
+    with path.open(encoding="utf-8-sig") as f:
+        for line_no, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                record: Any = json.loads(line)
+            except ValueError as exc:
+                record = _Bad(f"invalid JSON: {exc}")
+            else:
+                if not isinstance(record, dict):
+                    record = _Bad(f"expected a JSON object, got {type_name(record)}")
+            yield row, line_no, record
+            row += 1
+
+
+def csv_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
+    _raise_csv_field_limit()
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        reader = csv.reader(f)
+        header = next(reader, None)
+        if header is None:
+            return
+        header = [h.strip() for h in header]
+        row = 0
+        while True:
+            first_line = reader.line_num + 1
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield row, first_line, _Bad(f"unreadable CSV row: {exc}")
+                row += 1
+                continue
+            if not any(c.strip() for c in cells):
+                continue  # blank line
+            if len(cells) > len(header):
+                record: Any = _Bad(f"expected at most {len(header)} cells (the header), got {len(cells)}")
+            else:
+                record = {h: c for h, c in zip(header, cells, strict=False) if c != ""}
+            yield row, first_line, record
+            row += 1
+
+
+PARQUET_BATCH_ROWS = 1024
+"""Rows read from a Parquet file at a time: memory stays flat whatever the file's size."""
+
+
+def parquet_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
+    import pyarrow.parquet as pq
+
+    row = 0
+    with pq.ParquetFile(path) as f:
+        for batch in f.iter_batches(batch_size=PARQUET_BATCH_ROWS):
+            for record in batch.to_pylist():
+                yield row, None, record
+                row += 1
 
 
 def _unknown_extension(path: Path) -> str:

@@ -2,12 +2,15 @@
 
 Shape of a run:
 
-1. inputs become a ``Dataset`` (bad rows become named input errors; the rest go on);
-2. the run gets an identity (samples, metric settings, judge, embedder); its journal, if
+1. inputs become a stream of samples (bad rows become named input errors; the rest go on);
+2. a first pass over it gives the run its identity (samples, metric settings, judge, embedder); its journal, if
    one exists from an interrupted run, supplies the scores already finished;
-3. ``concurrency`` workers take samples from a queue; each runs that sample's pending
-   metrics at once over one shared facts store, and journals each score as it lands;
-4. the result is assembled in dataset order.
+3. the input is read again, sample by sample, into a bounded queue; ``concurrency`` workers
+   take samples from it, each runs that sample's pending metrics at once over one shared
+   facts store, and journals each score as it lands;
+4. each finished sample goes to the sink: kept in memory (the result is sorted into row
+   order) and/or written to a result file at once (``out=``), so memory does not grow with
+   the input when the samples are not kept.
 
 The judge's and embedder's disk cache makes a rerun free; the journal makes it instant.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import hashlib
 import logging
 import time
 from pathlib import Path
@@ -24,6 +28,8 @@ from typing import Any, Mapping, Sequence
 from ragmeter import __version__
 from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
 from ragmeter.data import Dataset, Sample
+from ragmeter.data import RowError
+from ragmeter.data.stream import SampleStream, as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
@@ -35,28 +41,14 @@ from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
-from ragmeter.result import EvaluationResult, RunInfo, SampleResult
+from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
+from ragmeter.result.totals import Totals
+from ragmeter.result.writers import ResultWriter, open_writer
 
 log = logging.getLogger("ragmeter")
 
 DEFAULT_METRICS = ("faithfulness", "answer_similarity")
 """Without a judge key, answer_similarity scores and faithfulness says it needs an LLM judge."""
-
-
-def as_dataset(data: Any) -> Dataset:
-    """Accept a Dataset, a path, a pandas DataFrame, a Hugging Face dataset or a list of dicts."""
-    if isinstance(data, Dataset):
-        return data
-    if isinstance(data, (str, Path)):
-        return Dataset.load(data)
-    if isinstance(data, list):
-        return Dataset.from_records(data)
-    module = type(data).__module__
-    if module.startswith("pandas"):
-        return Dataset.from_pandas(data)
-    if module.startswith("datasets"):
-        return Dataset.from_hf(data)
-    raise TypeError(f"cannot evaluate a {type(data).__name__}; pass a Dataset, a path, a DataFrame or records")
 
 
 def _open_cache(cache: DiskCache | str | Path | bool | None) -> DiskCache | None:
@@ -118,8 +110,17 @@ async def aevaluate(
     judge_options: dict[str, Any] | None = None,
     prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
     language: str | None = None,
+    out: str | Path | None = None,
+    keep_samples: bool | None = None,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
+
+    ``out`` (``.json`` or ``.parquet``) writes each sample's scores as it finishes. With
+    ``out`` the samples are not kept in memory (``keep_samples=True`` keeps them too): a
+    file input is read lazily (JSONL, CSV, Parquet), at most a few times ``concurrency``
+    samples are held at once, and memory stays flat however many samples there are. The
+    returned result then carries the summary and ``streamed.path``;
+    ``EvaluationResult.load(path)`` reads the samples back.
 
     ``concurrency`` is the number of samples in flight (default: ``default_concurrency``,
     16 with an LLM judge, 64 with the local judge alone).
@@ -130,11 +131,14 @@ async def aevaluate(
     """
     if concurrency is not None and concurrency < 1:
         raise ValueError("concurrency must be at least 1")
-    dataset = as_dataset(data)
+    stream = stream_samples(data)
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
     if len(set(names)) != len(names):
         raise ValueError(f"a metric is listed twice: {names}")
+    if keep_samples is None:
+        keep_samples = out is None
+    writer = open_writer(out, names) if out is not None else None  # fails early on a bad extension
 
     _check_needs_distinct(chosen)
     disk = _open_cache(cache)
@@ -146,10 +150,17 @@ async def aevaluate(
     if language and the_judge is not None and not isinstance(the_judge, LocalJudge):
         prompt_set = await adapt(prompt_set, language, the_judge, cache=disk)
 
-    fingerprints = [s.fingerprint() for s in dataset.samples]
+    # First pass: the run's identity (and its size, for the progress bar) without holding
+    # the samples; a file is read again for the second pass.
+    identity = hashlib.sha256()
+    count = 0
+    for row, item in stream:
+        if isinstance(item, Sample):
+            identity.update(f"{row}:{item.fingerprint()};".encode())
+            count += 1
     run_id = cache_key(
         {
-            "samples": cache_key(list(zip(dataset.rows, fingerprints))),
+            "samples": identity.hexdigest(),
             "metrics": {m.name: m.config() for m in chosen},
             "judge": getattr(the_judge, "name", None),
             "embedder": getattr(the_embedder, "name", None),
@@ -162,9 +173,10 @@ async def aevaluate(
         metrics={m.name: m.config() for m in chosen},
         judge=getattr(the_judge, "name", None),
         embedder=getattr(the_embedder, "name", None),
-        source=dataset.source,
+        source=stream.source,
         started=time.time(),
         summary_metrics=[m.name for m in chosen if not m.binary and m.higher_is_better],
+        lower_is_better=[m.name for m in chosen if not m.higher_is_better],
         language=language,
     )
 
@@ -177,30 +189,19 @@ async def aevaluate(
     done: dict[ScoreKey, MetricScore] = {}
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
-    info.resumed_scores = len(done)
 
-    results: list[dict[str, MetricScore]] = [{} for _ in dataset.samples]
-    work: list[tuple[int, list[Metric]]] = []
-    for index, (row, fp) in enumerate(zip(dataset.rows, fingerprints)):
-        pending = []
-        for metric in chosen:
-            key = (row, fp, metric.name)
-            if key in done:
-                results[index][metric.name] = done[key]
-            else:
-                pending.append(metric)
-        if pending:
-            work.append((index, pending))
-
-    total = len(dataset.samples) * len(chosen)
+    sink = _Sink(names, writer, keep_samples)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
     try:
-        with progress_bar(total, "evaluating", enabled=show_progress) as advance:
-            advance(info.resumed_scores)
-            await _run(
-                work, dataset, fingerprints, results, the_judge, the_embedder, prompt_set, the_journal, concurrency, advance
+        with progress_bar(count * len(chosen), "evaluating", enabled=show_progress) as advance:
+            info.resumed_scores = await _run(
+                stream, chosen, done, sink, the_judge, the_embedder, prompt_set, the_journal, concurrency, advance
             )
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
     finally:
         if the_journal is not None:
             the_journal.close()
@@ -215,49 +216,123 @@ async def aevaluate(
         usage["judge"] = the_judge.usage
     if the_embedder is not None:
         usage["embedder"] = the_embedder.usage
-    samples = [
-        SampleResult(row=row, id=sample.id, sample=sample, scores={n: scores[n] for n in names if n in scores})
-        for row, sample, scores in zip(dataset.rows, dataset.samples, results)
-    ]
-    return EvaluationResult(info=info, samples=samples, input_errors=list(dataset.errors), usage=usage)
+    return sink.finish(info, usage)
+
+
+class _Sink:
+    """Where finished samples go: kept in memory, written to a result file, or both; the
+    per-metric totals are kept either way."""
+
+    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool) -> None:
+        self.names = metrics
+        self.writer = writer
+        self.keep = keep
+        self.samples: list[SampleResult] = []
+        self.input_errors: list[RowError] = []
+        self.totals = Totals(metrics)
+
+    def add(self, row: int, sample: Sample, scores: dict[str, MetricScore]) -> None:
+        result = SampleResult(row=row, id=sample.id, sample=sample,
+                              scores={n: scores[n] for n in self.names if n in scores})
+        self.totals.add(result)
+        if self.writer is not None:
+            self.writer.add(result)
+        if self.keep:
+            self.samples.append(result)
+
+    def finish(self, info: RunInfo, usage: dict[str, Any]) -> EvaluationResult:
+        self.samples.sort(key=lambda s: s.row)  # finished in completion order; shown in row order
+        self.input_errors.sort(key=lambda e: e.row)
+        streamed = None
+        if self.writer is not None:
+            path = self.writer.finish(info, usage, self.input_errors)
+            streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
+        return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
+                                streamed=streamed)
 
 
 async def _run(
-    work: list[tuple[int, list[Metric]]],
-    dataset: Dataset,
-    fingerprints: list[str],
-    results: list[dict[str, MetricScore]],
+    stream: SampleStream,
+    chosen: list[Metric],
+    done: dict[ScoreKey, MetricScore],
+    sink: _Sink,
     judge: Judge | None,
     embedder: Embedder | None,
     prompts: PromptSet,
     journal: Journal | None,
     concurrency: int,
     advance: Any,
-) -> None:
-    queue: asyncio.Queue[tuple[int, list[Metric]]] = asyncio.Queue()
-    for item in work:
-        queue.put_nowait(item)
+) -> int:
+    """Score the stream with ``concurrency`` workers; returns how many scores the journal gave.
 
-    async def score_and_record(index: int, metric: Metric, facts: SampleFacts) -> None:
-        score = await _score_one(metric, dataset.samples[index], facts)
-        results[index][metric.name] = score
+    The queue between the reader and the workers is bounded, so at most about
+    ``3 x concurrency`` samples are in memory whatever the size of the input.
+    """
+    queue: asyncio.Queue[tuple[int, str, Sample, dict[str, MetricScore], list[Metric]] | None] = asyncio.Queue(
+        maxsize=2 * concurrency
+    )
+    resumed = 0
+
+    async def score_and_record(row: int, fp: str, sample: Sample, metric: Metric, facts: SampleFacts,
+                               scores: dict[str, MetricScore]) -> None:
+        score = await _score_one(metric, sample, facts)
+        scores[metric.name] = score
         if journal is not None:
-            journal.append((dataset.rows[index], fingerprints[index], metric.name), score)
+            journal.append((row, fp, metric.name), score)
         advance(1)
+
+    failures: list[BaseException] = []
 
     async def worker() -> None:
         while True:
-            try:
-                index, pending = queue.get_nowait()
-            except asyncio.QueueEmpty:
+            item = await queue.get()
+            if item is None:
                 return
-            sample = dataset.samples[index]
-            # every judgement this sample's metrics will ask for, so each phase is one call
-            plan = [need for m in pending if _check_inputs(sample, m) is None for need in m.needs(sample)]
-            facts = SampleFacts(sample, judge, embedder, plan=plan, prompts=prompts)
-            await asyncio.gather(*(score_and_record(index, m, facts) for m in pending))
+            if failures:
+                continue  # the run is failing: drain the queue so the reader never blocks
+            row, fp, sample, scores, pending = item
+            try:
+                # every judgement this sample's metrics will ask for, so each phase is one call
+                plan = [need for m in pending if _check_inputs(sample, m) is None for need in m.needs(sample)]
+                facts = SampleFacts(sample, judge, embedder, plan=plan, prompts=prompts)
+                await asyncio.gather(*(score_and_record(row, fp, sample, m, facts, scores) for m in pending))
+                sink.add(row, sample, scores)
+            except Exception as exc:  # a scoring error is a typed score; this is the sink (disk full...)
+                failures.append(exc)
 
-    await asyncio.gather(*(worker() for _ in range(min(concurrency, max(1, len(work))))))
+    workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
+    try:
+        for row, item in stream:
+            if failures:
+                break
+            if isinstance(item, RowError):
+                sink.input_errors.append(item)
+                continue
+            fp = item.fingerprint()
+            scores: dict[str, MetricScore] = {}
+            pending = []
+            for metric in chosen:
+                finished = done.get((row, fp, metric.name))
+                if finished is not None:
+                    scores[metric.name] = finished
+                else:
+                    pending.append(metric)
+            if scores:
+                resumed += len(scores)
+                advance(len(scores))
+            if pending:
+                await queue.put((row, fp, item, scores, pending))
+            else:
+                sink.add(row, item, scores)
+        for _ in workers:
+            await queue.put(None)
+        await asyncio.gather(*workers)
+    finally:
+        for w in workers:
+            w.cancel()
+    if failures:
+        raise failures[0]
+    return resumed
 
 
 def _check_needs_distinct(metrics: Sequence[Metric]) -> None:

@@ -7,7 +7,6 @@ and the Hub all read this file format.
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from ragmeter.calls.usage import Usage
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
+from ragmeter.result.totals import MetricSummary, Totals
 
 
 class SampleResult(BaseModel):
@@ -24,13 +24,6 @@ class SampleResult(BaseModel):
     id: str | None = None
     sample: Sample
     scores: dict[str, MetricScore] = Field(default_factory=dict)
-
-
-class MetricSummary(BaseModel):
-    mean: float | None
-    scored: int
-    errors: int
-    errors_by_kind: dict[str, int] = Field(default_factory=dict)
 
 
 class RunInfo(BaseModel):
@@ -45,6 +38,7 @@ class RunInfo(BaseModel):
     finished: float | None = None
     resumed_scores: int = 0
     summary_metrics: list[str] = Field(default_factory=list)  # non-binary, higher is better
+    lower_is_better: list[str] = Field(default_factory=list)  # metrics where a rise is worse (noise sensitivity)
     language: str | None = None
 
 
@@ -63,36 +57,55 @@ class ErrorRow(BaseModel):
         return f"{where}{what}: {self.kind}: {self.message}"
 
 
+class Streamed(BaseModel):
+    """Where a streamed run wrote its samples, and the totals kept while it did."""
+
+    path: str
+    samples: int
+    summary: dict[str, MetricSummary]
+
+
 class EvaluationResult(BaseModel):
+    """A run's scores. A streamed run (``evaluate(..., out=PATH)``) writes its samples to
+    ``PATH`` as they finish and, unless asked to keep them, returns them empty with
+    ``streamed`` set: ``summary()`` and ``summary_score()`` still hold, and
+    ``EvaluationResult.load(PATH)`` gives the whole result back."""
+
     info: RunInfo
     samples: list[SampleResult]
     input_errors: list[RowError] = Field(default_factory=list)
     usage: dict[str, Usage] = Field(default_factory=dict)
+    streamed: Streamed | None = Field(None, exclude=True)  # about this object, not part of the file format
 
     @property
     def metric_names(self) -> list[str]:
         return list(self.info.metrics)
+
+    def with_samples(self) -> "EvaluationResult":
+        """This result with its samples: itself, or for a streamed run that did not keep
+        them, the result read back from its file."""
+        if self.streamed is not None and not self.samples and self.streamed.samples:
+            return EvaluationResult.load(self.streamed.path)
+        return self
+
+    @property
+    def sample_count(self) -> int:
+        """Samples scored, whether kept here or only written to a file."""
+        if self.streamed is not None and not self.samples:
+            return self.streamed.samples
+        return len(self.samples)
 
     def scores(self, metric: str) -> list[float | None]:
         return [s.scores[metric].value if metric in s.scores else None for s in self.samples]
 
     def summary(self) -> dict[str, MetricSummary]:
         """Per metric: mean of the computed scores, how many were scored, how many failed (by kind)."""
-        out: dict[str, MetricSummary] = {}
-        for name in self.metric_names:
-            values: list[float] = []
-            kinds: dict[str, int] = {}
-            for sample in self.samples:
-                score = sample.scores.get(name)
-                if score is None:
-                    continue
-                if score.value is not None:
-                    values.append(score.value)
-                elif score.error is not None:
-                    kinds[score.error.kind] = kinds.get(score.error.kind, 0) + 1
-            mean = math.fsum(values) / len(values) if values else None
-            out[name] = MetricSummary(mean=mean, scored=len(values), errors=sum(kinds.values()), errors_by_kind=kinds)
-        return out
+        if self.streamed is not None and not self.samples:
+            return dict(self.streamed.summary)
+        totals = Totals(self.metric_names)
+        for sample in self.samples:
+            totals.add(sample)
+        return totals.summary()
 
     def summary_score(self) -> float | None:
         """Harmonic mean of the mean scores of the run's non-binary, higher-is-better metrics
@@ -148,13 +161,27 @@ class EvaluationResult(BaseModel):
         return pd.DataFrame.from_records(records)
 
     def save(self, path: str | Path) -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(self.model_dump_json(indent=1), encoding="utf-8")
-        tmp.replace(path)  # atomic: a crash never leaves half a result file
-        return path
+        """JSON (``.json``) or Parquet (``.parquet``: one row per sample, run info in the
+        file's metadata); written atomically."""
+        from ragmeter.result.writers import open_writer
+
+        whole = self.with_samples()
+        with open_writer(path, self.metric_names) as writer:
+            for sample in whole.samples:
+                writer.add(sample)
+            writer.finish(whole.info, whole.usage, whole.input_errors)
+        return Path(path)
 
     @classmethod
     def load(cls, path: str | Path) -> "EvaluationResult":
-        return cls.model_validate(json.loads(Path(path).read_text(encoding="utf-8")))
+        """Read a result written by ``save`` or by a streamed run (JSON or Parquet);
+        samples come back in row order."""
+        path = Path(path)
+        if path.suffix.lower() in (".parquet", ".pq"):
+            from ragmeter.result.parquet import read_parquet_result
+
+            result = read_parquet_result(path)
+        else:
+            result = cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        result.samples.sort(key=lambda s: s.row)
+        return result
