@@ -253,3 +253,23 @@ def test_cli_cannot_judge_bad_input(files, tmp_path):
     assert junk.exit_code == 2 and "not a ragmeter result file" in " ".join(junk.output.split())
     syntax = runner.invoke(app, ["gate", str(files["same"]), "--min", "faithfulness"])
     assert syntax.exit_code == 2 and "METRIC=VALUE" in syntax.output
+
+
+def test_lower_is_better_metrics_gate_the_other_way():
+    base = [0.1 + 0.005 * i for i in range(60)]
+    worse = [v + 0.2 for v in base]
+    baseline = make_result({"noise_sensitivity": base})
+    baseline.info.lower_is_better = ["noise_sensitivity"]
+    current = make_result({"noise_sensitivity": worse})
+    current.info.lower_is_better = ["noise_sensitivity"]
+    report = check(current, {"noise_sensitivity": 0.3}, baseline=baseline)
+    [item] = report.checks
+    assert item.comparison.status == "regressed" and "lower is better" in item.comparison.note
+    assert item.failures[0] == "mean 0.448 > maximum 0.300 (lower is better)"
+    assert item.worst[0].value > item.worst[0].baseline_value
+    assert "≤ 0.30" in report.to_markdown() and "biggest rises" in report.to_markdown()
+    better = check(baseline, baseline=current)
+    assert better.passed and better.checks[0].comparison.status == "improved"
+    # an older result file without the field: the metric's class says which way is better
+    current.info.lower_is_better = []
+    assert compare(current, baseline)[0].status == "regressed"

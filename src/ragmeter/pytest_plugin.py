@@ -117,7 +117,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     for name, result in results:
         means = ", ".join(f"{m} {s.mean:.3f}" if s.mean is not None else f"{m} n/a ({s.errors} failed)"
                           for m, s in result.summary().items())
-        terminalreporter.write_line(f"{name}: {len(result.samples)} samples; {means}")
+        terminalreporter.write_line(f"{name}: {result.sample_count} samples; {means}")
     out_dir = config.getoption("--ragmeter-out")
     if out_dir:
         terminalreporter.write_line(f"results written to {out_dir}/ (make a report: ragmeter report FILE.json -o report.html)")

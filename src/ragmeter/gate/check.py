@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ragmeter.gate.compare import MetricComparison, compare_metric
+from ragmeter.gate.compare import MetricComparison, compare_metric, lower_is_better
 from ragmeter.gate.render import render_markdown, render_text
 from ragmeter.gate.worst import WorstSample, biggest_drops, lowest_scored
 from ragmeter.result import EvaluationResult
@@ -22,6 +22,7 @@ class MetricCheck(BaseModel):
     scored: int
     errors: int
     minimum: float | None = None
+    lower_is_better: bool = False  # then ``minimum`` is a ceiling: the worst acceptable mean
     comparison: MetricComparison | None = None
     failures: list[str] = Field(default_factory=list)
     worst: list[WorstSample] = Field(default_factory=list)
@@ -71,11 +72,15 @@ def check(
 ) -> GateReport:
     """Apply the gate to ``result``.
 
-    ``minimums`` maps metric names to the lowest acceptable mean. With a ``baseline``, every
+    ``minimums`` maps metric names to the worst acceptable mean: a floor, or for a metric
+    where lower is better (noise sensitivity) a ceiling. With a ``baseline``, every
     metric the two runs share is compared, and a significant drop larger than ``max_drop``
     fails. ``worst`` samples are listed for each failed check (and for each gated metric,
     so a passing report still shows where to look).
     """
+    result = result.with_samples()
+    if baseline is not None:
+        baseline = baseline.with_samples()
     minimums = dict(minimums or {})
     for name, floor in minimums.items():
         if not 0.0 <= floor <= 1.0:
@@ -92,13 +97,16 @@ def check(
             scored=stats.scored if stats else 0,
             errors=stats.errors if stats else 0,
             minimum=minimums.get(name),
+            lower_is_better=lower_is_better(result, name),
         )
         if stats is None:
             item.failures.append(f"{name} is not in the result (metrics: {', '.join(result.metric_names) or 'none'})")
         elif stats.mean is None and (name in minimums or baseline is not None):
             kinds = ", ".join(f"{k} x{v}" for k, v in stats.errors_by_kind.items()) or "no samples"
             item.failures.append(f"no sample was scored ({kinds})")
-        elif item.minimum is not None and stats.mean < item.minimum:
+        elif item.minimum is not None and item.lower_is_better and stats.mean > item.minimum:
+            item.failures.append(f"mean {stats.mean:.3f} > maximum {item.minimum:.3f} (lower is better)")
+        elif item.minimum is not None and not item.lower_is_better and stats.mean < item.minimum:
             item.failures.append(f"mean {stats.mean:.3f} < minimum {item.minimum:.3f}")
         if stats is not None and max_error_rate is not None and stats.scored + stats.errors:
             rate = stats.errors / (stats.scored + stats.errors)
@@ -115,7 +123,8 @@ def check(
                 )
         if worst > 0 and stats is not None and (item.failures or item.minimum is not None):
             regressed = item.comparison is not None and item.comparison.status == "regressed"
-            item.worst = biggest_drops(result, baseline, name, worst) if regressed and baseline else lowest_scored(result, name, worst)
+            item.worst = (biggest_drops(result, baseline, name, worst, item.lower_is_better) if regressed and baseline
+                          else lowest_scored(result, name, worst, item.lower_is_better))
         checks.append(item)
     return GateReport(
         passed=all(c.passed for c in checks),

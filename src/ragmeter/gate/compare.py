@@ -72,6 +72,17 @@ def paired_scores(
     return pairs
 
 
+def lower_is_better(result: EvaluationResult, metric: str) -> bool:
+    """Whether a rise of ``metric`` is bad news (noise sensitivity), from the run's info or,
+    for files written before it recorded this, from the metric's class."""
+    if metric in result.info.lower_is_better:
+        return True
+    from ragmeter.metrics.base import _REGISTRY
+
+    cls = _REGISTRY.get(metric)
+    return cls is not None and not cls.higher_is_better
+
+
 def _mean(values: list[float]) -> float | None:
     return math.fsum(values) / len(values) if values else None
 
@@ -88,7 +99,8 @@ def compare_metric(
 ) -> MetricComparison:
     """Paired bootstrap comparison of one metric. A drop counts as a regression only when the
     whole interval lies below zero and the drop itself exceeds ``max_drop``; a rise counts as
-    an improvement when the whole interval lies above zero."""
+    an improvement when the whole interval lies above zero. For a lower-is-better metric
+    (noise sensitivity) the two are swapped."""
     cur_mean = _mean([v for v in current.scores(metric) if v is not None]) if metric in current.info.metrics else None
     base_mean = _mean([v for v in baseline.scores(metric) if v is not None]) if metric in baseline.info.metrics else None
     out = MetricComparison(metric=metric, baseline_mean=base_mean, current_mean=cur_mean, confidence=confidence)
@@ -105,14 +117,18 @@ def compare_metric(
     out.delta, out.ci_low, out.ci_high = paired_bootstrap_ci(
         cur, base, confidence=confidence, resamples=resamples, seed=seed  # type: ignore[arg-type]
     )
-    if out.ci_high < 0 and -out.delta > max_drop:
+    sign = -1.0 if lower_is_better(current, metric) else 1.0
+    worse_low, worse_high = sorted((sign * out.ci_low, sign * out.ci_high))  # in "better is up" terms
+    if worse_high < 0 and -sign * out.delta > max_drop:
         out.status = "regressed"
-    elif out.ci_low > 0:
+    elif worse_low > 0:
         out.status = "improved"
     else:
         out.status = "unchanged"
-        if out.ci_high < 0:
-            out.note = f"drop {out.delta:+.3f} within the allowed {max_drop:.3f}"
+        if worse_high < 0:
+            out.note = f"change {out.delta:+.3f} within the allowed {max_drop:.3f}"
+    if sign < 0:
+        out.note = (out.note + "; " if out.note else "") + "lower is better"
     return out
 
 

@@ -61,14 +61,15 @@ def render_markdown(report: "GateReport") -> str:
         context += f" · baseline run `{report.baseline_run_id}`"
     lines += [context, ""]
     with_baseline = any(c.comparison is not None for c in report.checks)
-    header = ["metric", "mean", "minimum", "scored", "errors"]
+    header = ["metric", "mean", "threshold", "scored", "errors"]
     if with_baseline:
         header += ["baseline", f"Δ ({report.confidence:.0%} CI)"]
     header.append("status")
     lines.append("| " + " | ".join(header) + " |")
     lines.append("|" + "|".join("---" for _ in header) + "|")
     for c in report.checks:
-        row = [f"`{c.metric}`", _num(c.mean), "" if c.minimum is None else f"≥ {c.minimum:.2f}", str(c.scored), str(c.errors)]
+        bound = "" if c.minimum is None else f"{'≤' if c.lower_is_better else '≥'} {c.minimum:.2f}"
+        row = [f"`{c.metric}`", _num(c.mean), bound, str(c.scored), str(c.errors)]
         if with_baseline:
             row += list(_baseline_cells(c))
         row.append(_cell(_status(c), 300))
@@ -76,9 +77,12 @@ def render_markdown(report: "GateReport") -> str:
     for c in report.checks:
         if not c.worst:
             continue
-        title = "biggest drops" if any(w.baseline_value is not None for w in c.worst) else "lowest scores"
+        if any(w.baseline_value is not None for w in c.worst):
+            title = "biggest rises (lower is better)" if c.lower_is_better else "biggest drops"
+        else:
+            title = "highest scores (lower is better)" if c.lower_is_better else "lowest scores"
         lines += ["", f"<details{' open' if c.failures else ''}><summary><code>{c.metric}</code>: {title}</summary>", ""]
-        if title == "biggest drops":
+        if title.startswith("biggest"):
             lines += ["| sample | question | baseline | now | reason now | reason before |", "|---|---|---|---|---|---|"]
             for w in c.worst:
                 lines.append(f"| {w.row}{' ' + _cell(w.id, 40) if w.id else ''} | {_cell(w.question, 100)} | "
@@ -100,7 +104,7 @@ def render_text(report: "GateReport") -> str:
     for c in report.checks:
         parts = [f"mean {_num(c.mean)}"]
         if c.minimum is not None:
-            parts.append(f"min {c.minimum:.2f}")
+            parts.append(f"{'max' if c.lower_is_better else 'min'} {c.minimum:.2f}")
         if c.errors:
             parts.append(f"{c.errors} failed")
         if c.comparison is not None:

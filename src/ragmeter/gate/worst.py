@@ -21,8 +21,9 @@ class WorstSample(BaseModel):
     baseline_reason: str | None = None
 
 
-def lowest_scored(result: EvaluationResult, metric: str, k: int = 3) -> list[WorstSample]:
-    """The ``k`` lowest scores of ``metric``, then (if fewer) samples whose score failed."""
+def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_better: bool = False) -> list[WorstSample]:
+    """The ``k`` worst scores of ``metric`` (lowest, or highest where lower is better), then
+    (if fewer) samples whose score failed."""
     scored, failed = [], []
     for s in result.samples:
         score = s.scores.get(metric)
@@ -33,20 +34,22 @@ def lowest_scored(result: EvaluationResult, metric: str, k: int = 3) -> list[Wor
             error=f"{score.error.kind}: {score.error.message}" if score.error else None,
         )
         (scored if score.value is not None else failed).append(item)
-    scored.sort(key=lambda w: (w.value, w.row))
+    scored.sort(key=lambda w: (-w.value if lower_is_better else w.value, w.row))  # type: ignore[operator]
     return (scored + failed)[:k]
 
 
-def biggest_drops(current: EvaluationResult, baseline: EvaluationResult, metric: str, k: int = 3) -> list[WorstSample]:
-    """The ``k`` paired samples whose score fell most from the baseline."""
+def biggest_drops(current: EvaluationResult, baseline: EvaluationResult, metric: str, k: int = 3,
+                  lower_is_better: bool = False) -> list[WorstSample]:
+    """The ``k`` paired samples whose score got most worse than the baseline's."""
     drops = []
     for cur, base in paired_scores(current, baseline, metric):
         a, b = cur.scores[metric], base.scores[metric]
         assert a.value is not None and b.value is not None
-        if a.value < b.value:
+        if (a.value > b.value) if lower_is_better else (a.value < b.value):
             drops.append(WorstSample(
                 row=cur.row, id=cur.id, question=cur.sample.question or "", value=a.value, reason=a.reason,
                 baseline_value=b.value, baseline_reason=b.reason,
             ))
-    drops.sort(key=lambda w: (w.value - w.baseline_value, w.row))  # type: ignore[operator]
+    sign = -1 if lower_is_better else 1
+    drops.sort(key=lambda w: (sign * (w.value - w.baseline_value), w.row))  # type: ignore[operator]
     return drops[:k]
