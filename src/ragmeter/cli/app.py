@@ -67,7 +67,7 @@ def evaluate(
     verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment | nli:HF_NAME_OR_PATH (a cross-encoder NLI model)."),
     band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
-    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as JSON."),
+    out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
@@ -127,8 +127,10 @@ def evaluate(
             },
             prompts=prompt_set,
             language=language,
+            out=out_path,
+            keep_samples=show_samples or out_path is None,
         )
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, FileNotFoundError) as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     except KeyboardInterrupt:
@@ -136,7 +138,6 @@ def evaluate(
         raise typer.Exit(130)
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
-        result.save(out_path)
         err.print(f"result written to {out_path}")
 
 
@@ -177,28 +178,32 @@ def show_prompts(
 
 @app.command()
 def demo(
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    out_dir: Path = typer.Option(Path("ragmeter-demo"), "--out", "-o", help="Where to write the test set, answers, scores and report."),
+    size: int = typer.Option(12, "--size", "-n", min=1, help="Questions to generate."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars."),
 ) -> None:
-    """Evaluate the bundled sample dataset offline (local judge and embedder, no key, no network)."""
-    from ragmeter.data import SAMPLE_DATA_PATH
-    from ragmeter.engine import evaluate as run_evaluate
+    """The whole chain offline: generate a test set from bundled documents, run a bundled
+    RAG app over it, evaluate with the local judge, write the HTML report, apply the gate."""
+    from ragmeter.demo.chain import run_demo
 
     _setup_logging(False)
-    err.print(
-        f"[bold]ragmeter demo[/bold]: evaluating {SAMPLE_DATA_PATH.name} offline with the local judge "
-        "(spaCy + MiniLM; an LLM judge is one --judge away, see `ragmeter evaluate --help`)"
-    )
-    result = run_evaluate(
-        SAMPLE_DATA_PATH,
-        ["faithfulness", "answer_relevancy", "context_precision", "context_recall", "answer_similarity", "token_f1", "rouge_l"],
-        judge="local", embedder="local", journal=False, show_progress=not quiet,
-    )
-    print_result(out, result, show_samples=True)
+    err.print("[bold]ragmeter demo[/bold]: documents -> test set -> app -> scores -> report -> gate, "
+              "offline (local judge: spaCy + MiniLM; an LLM judge is one --judge away in each step's command)")
+    outcome = run_demo(out_dir, size=size, show_progress=not quiet,
+                       log=lambda line: out.print(line, markup=False, highlight=False))
+    gate = outcome.gate
+    out.print(gate.to_text() if hasattr(gate, "to_text") else gate.to_markdown(), markup=False, highlight=False)
+    verdict = "[green]PASS[/green]" if gate.passed else "[red]FAIL[/red]"
+    out.print(f"5. gate: {verdict}")
+    total = sum(outcome.seconds.values())
+    out.print(f"done in {total:.0f} s. Open the report: [bold]{outcome.report.resolve()}[/bold]")
 
 
 # the other commands live in their own files and register themselves on ``app``
+from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
+from ragmeter.cli import report as _report_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
 
 

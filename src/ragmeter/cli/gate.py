@@ -50,7 +50,7 @@ def _load(path: Path, what: str):
 @app.command("gate")
 def gate(
     result_path: Path = typer.Argument(..., help="Result JSON written by `ragmeter evaluate --out`.", dir_okay=False),
-    minimum: list[str] = typer.Option([], "--min", help="METRIC=VALUE: lowest acceptable mean (repeatable or comma-separated)."),
+    minimum: list[str] = typer.Option([], "--min", help="METRIC=VALUE: worst acceptable mean, a floor (a ceiling where lower is better: noise_sensitivity); repeatable or comma-separated."),
     baseline_path: Optional[Path] = typer.Option(None, "--baseline", "-b", help="Result JSON of the baseline run (e.g. main's) to detect regressions.", dir_okay=False),
     max_drop: float = typer.Option(0.0, "--max-drop", min=0.0, max=1.0, help="Ignore significant drops smaller than this."),
     max_error_rate: Optional[float] = typer.Option(None, "--max-errors", min=0.0, max=1.0, help="Fail a metric when more than this share of its scores failed."),
