@@ -59,13 +59,19 @@ def test_unknown_metric_exits_2_with_the_list(data_file, tmp_path):
     assert "unknown metric" in result.output and "answer_similarity" in result.output
 
 
-def test_demo_runs_offline(minilm, tmp_path, monkeypatch):
-    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path))
-    result = runner.invoke(app, ["demo", "-q"])
+def test_demo_runs_the_whole_chain_offline(minilm, tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "demo"
+    result = runner.invoke(app, ["demo", "-q", "--out", str(out), "--size", "8"])
     assert result.exit_code == 0, result.output
-    assert "answer_similarity" in result.stdout and "16" in result.stdout
-    assert "token_f1" in result.stdout and "rouge_l" in result.stdout
-    assert "summary score" in result.stdout
+    text = " ".join(result.stdout.split())
+    for step in ("1. test set:", "2. app:", "3. scores (local judge):", "4. report", "5. gate:"):
+        assert step in text
+    assert "Open the report:" in text and "report.html" in text
+    for name in ("testset.jsonl", "dataset.jsonl", "result.json", "report.html", "graph.json"):
+        assert (out / name).exists(), name
+    rows = [json.loads(line) for line in (out / "dataset.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows and all(r.get("answer") and len(r["contexts"]) == 3 and r["reference_context_ids"] for r in rows)
 
 
 def test_recipe_runs_offline(minilm, tmp_path, monkeypatch, capsys):

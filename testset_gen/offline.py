@@ -283,6 +283,26 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                     ("answer", q.answer), ("bridge_entity", entity), ("template", "descriptor"),
                     ("source_sentences", [_source_sentence(q.statement, asker.sentences),
                                           _source_sentence(t.statement, teller.sentences)]))))
+        # the entity named inside a question of one chunk ("Who was born in Warsaw?"),
+        # described by what the other chunk says it is ("the capital of Poland")
+        for q in asker.questions:
+            if q.answer_norm == entity or _topic(asker, q) == entity:
+                continue
+            mention = re.search(r"\b" + re.escape(entity) + r"\b", q.text, flags=re.IGNORECASE)
+            if mention is None:
+                continue
+            for t in told:
+                desc = descriptor(t.label, t.predicate)
+                if desc is None or "," in desc or not _distinct(q, t):
+                    continue
+                question = q.text[:mention.start()] + desc + q.text[mention.end():]
+                if _gives_away(question, q.answer, t.answer):
+                    continue
+                out.append(_Candidate("multi_context", question, f"{t.statement} {q.statement}",
+                                      (asker.chunk_id, teller.chunk_id), (
+                    ("answer", q.answer), ("bridge_entity", entity), ("template", "descriptor_in_question"),
+                    ("source_sentences", [_source_sentence(q.statement, asker.sentences),
+                                          _source_sentence(t.statement, teller.sentences)]))))
     qa = [q for q in a.questions if q.role == "object" and _topic(a, q) == entity]
     qb = [q for q in b.questions if q.role == "object" and _topic(b, q) == entity]
     out += _asked_together(a, b, qa, qb, entity, "two_facts", rank=1, pronouns=True)

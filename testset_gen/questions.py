@@ -104,6 +104,9 @@ def descriptor(label: str, predicate: str) -> str | None:
     noun = _DESCRIPTOR_NOUNS.get(label)
     if noun is None or not predicate:
         return None
+    copula = re.match(r"(?:is|was) (the .+)$", predicate)
+    if copula and " and " not in copula.group(1):
+        return copula.group(1)  # "is the capital of Poland" -> "the capital of Poland"
     return f"{noun} {'who' if label == 'PERSON' else 'that'} {predicate}"
 
 
