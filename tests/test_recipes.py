@@ -32,12 +32,16 @@ def test_evaluate_jsonl(tmp_path):
 
 def test_ci_gate_passes_and_fails_with_a_readable_summary(tmp_path):
     summary = tmp_path / "summary.md"
-    done = run(str(RECIPES / "ci_gate" / "gate.py"), "--summary", str(summary), cwd=tmp_path)
-    assert "| answer_similarity |" in done.stdout and "FAIL" not in done.stdout
-    assert summary.read_text(encoding="utf-8").startswith("## RAG quality gate")
-    failing = run(str(RECIPES / "ci_gate" / "gate.py"), "--min", "faithfulness=0.95", cwd=tmp_path, expect=1)
-    assert "**FAIL**" in failing.stdout and "Lowest faithfulness:" in failing.stdout
+    done = run(str(RECIPES / "ci_gate" / "gate.py"), "--summary", str(summary), "--out", "main", cwd=tmp_path)
+    assert "| `answer_similarity` |" in done.stdout and "FAIL" not in done.stdout
+    assert summary.read_text(encoding="utf-8").startswith("### ragmeter gate: ✅ PASS")
+    assert (tmp_path / "main" / "report.html").stat().st_size > 100_000  # plotly inlined
+    failing = run(str(RECIPES / "ci_gate" / "gate.py"), "--min", "faithfulness=0.95",
+                  "--baseline", "main/result.json", "--out", "pr", cwd=tmp_path, expect=1)
+    assert "❌ FAIL" in failing.stdout and "lowest scores" in failing.stdout
     assert "claims are supported" in failing.stdout  # the reasons, not just numbers
+    # compared with main's run of the same app: no change, so only the floor fails
+    assert "Δ (95% CI)" in failing.stdout and "+0.000 [+0.000, +0.000]" in failing.stdout
 
 
 def test_monitoring_alerts_on_a_drop(tmp_path):
