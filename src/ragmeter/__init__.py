@@ -9,7 +9,7 @@ __version__ = "0.1.0"
 
 from ragmeter.data import Dataset, RowError, Sample  # noqa: E402
 from ragmeter.embedders import Embedder, get_embedder  # noqa: E402
-from ragmeter.engine import aevaluate, evaluate  # noqa: E402
+from ragmeter.engine import aestimate, aevaluate, estimate, evaluate  # noqa: E402
 from ragmeter.errors import ErrorInfo, RagmeterError  # noqa: E402
 from ragmeter.judges import Judge, get_judge  # noqa: E402
 from ragmeter.metrics import Metric, MetricScore, available_metrics, get_metric  # noqa: E402
@@ -26,8 +26,10 @@ __all__ = [
     "RagmeterError",
     "RowError",
     "Sample",
+    "aestimate",
     "aevaluate",
     "available_metrics",
+    "estimate",
     "evaluate",
     "get_embedder",
     "get_judge",

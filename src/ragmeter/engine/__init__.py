@@ -1,5 +1,6 @@
 """The engine: bounded concurrency over samples x metrics, a journal, typed errors."""
 
+from ragmeter.engine.dry_run import RunEstimate, aestimate, estimate
 from ragmeter.engine.evaluate import aevaluate, as_dataset, evaluate
 
-__all__ = ["aevaluate", "as_dataset", "evaluate"]
+__all__ = ["RunEstimate", "aestimate", "aevaluate", "as_dataset", "estimate", "evaluate"]

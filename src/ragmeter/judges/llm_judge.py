@@ -130,8 +130,9 @@ class LLMJudge:
                     self.mode = MODES[MODES.index(mode) + 1]
                     log.warning("judge %s: server rejected %s output; using %s", self.name, mode, self.mode)
 
-    async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
-        key = cache_key(
+    def cache_key(self, request: ChatRequest, output_type: type[BaseModel]) -> str:
+        """What identifies a request in the disk cache (never the API key)."""
+        return cache_key(
             {
                 "backend": self.backend.identity,
                 "model": self.backend.model,
@@ -141,11 +142,20 @@ class LLMJudge:
                 "schema": schema_of(output_type),
             }
         )
-        if self.cache is not None and (hit := self.cache.get(CACHE_NAMESPACE, key)) is not None:
-            completion = ChatCompletion(**json.loads(hit))
-            self.usage.cache_hits += 1
-            self.usage.cached_prompt_tokens += completion.prompt_tokens
-            self.usage.cached_completion_tokens += completion.completion_tokens
+
+    def cached(self, key: str) -> ChatCompletion | None:
+        """The cached completion for ``key`` (counted as a cache hit), or None."""
+        if self.cache is None or (hit := self.cache.get(CACHE_NAMESPACE, key)) is None:
+            return None
+        completion = ChatCompletion(**json.loads(hit))
+        self.usage.cache_hits += 1
+        self.usage.cached_prompt_tokens += completion.prompt_tokens
+        self.usage.cached_completion_tokens += completion.completion_tokens
+        return completion
+
+    async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
+        key = self.cache_key(request, output_type)
+        if (completion := self.cached(key)) is not None:
             return completion
 
         async def attempt() -> ChatCompletion:
