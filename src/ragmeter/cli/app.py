@@ -81,6 +81,7 @@ def evaluate(
     prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults (see `ragmeter prompts`).", exists=True, dir_okay=False),
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
@@ -105,6 +106,25 @@ def evaluate(
             raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
         chosen.append(AspectCritique(name, criterion))
     prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
+    judge_options = {
+        "timeout": timeout,
+        "max_attempts": max_attempts,
+        "prices": _parse_prices(price) or None,
+        "verifier": verifier,
+        "band": _parse_band(band),
+        "threads": threads,
+    }
+    if dry_run:
+        from ragmeter.engine import estimate
+
+        try:
+            guess = estimate(data, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
+                             prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
+        except (ValueError, TypeError, FileNotFoundError) as exc:
+            err.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2)
+        out.print(guess.to_text(), markup=False, highlight=False)
+        return
     try:
         the_embedder = get_embedder(embedder, cache=cache or None, threads=threads)
         result = run_evaluate(
@@ -117,14 +137,7 @@ def evaluate(
             journal=journal if journal is not None else True,
             resume=resume,
             show_progress=not quiet,
-            judge_options={
-                "timeout": timeout,
-                "max_attempts": max_attempts,
-                "prices": _parse_prices(price) or None,
-                "verifier": verifier,
-                "band": _parse_band(band),
-                "threads": threads,
-            },
+            judge_options=judge_options,
             prompts=prompt_set,
             language=language,
             out=out_path,

@@ -20,7 +20,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
     "a an the of in on at to for and or is are was were be by with what which who whom when where why "
     "how do does did it its this that from as many much".split())
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n\s*\n")  # a heading on its own line is not part of the next sentence
 
 
 @dataclass(frozen=True)
