@@ -82,6 +82,8 @@ def evaluate(
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
+    engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter[ray]'; see docs/scale.md)."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --engine ray: the Ray cluster to use (e.g. auto, ray://HOST:10001); default a local Ray."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
@@ -126,7 +128,8 @@ def evaluate(
         out.print(guess.to_text(), markup=False, highlight=False)
         return
     try:
-        the_embedder = get_embedder(embedder, cache=cache or None, threads=threads)
+        # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
+        the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
         result = run_evaluate(
             data,
             chosen,
@@ -142,8 +145,10 @@ def evaluate(
             language=language,
             out=out_path,
             keep_samples=show_samples or out_path is None,
+            engine=engine,
+            ray_address=ray_address,
         )
-    except (ValueError, TypeError, FileNotFoundError) as exc:
+    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:  # ImportError: --engine ray without ray
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
     except KeyboardInterrupt:

@@ -112,6 +112,8 @@ async def aevaluate(
     language: str | None = None,
     out: str | Path | None = None,
     keep_samples: bool | None = None,
+    engine: str = "local",
+    ray_address: str | None = None,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
 
@@ -128,9 +130,23 @@ async def aevaluate(
     ``prompts`` replaces some or all of the judge's task prompts (by name, see
     ``ragmeter.facts.DEFAULT_PROMPTS``); ``language`` translates their few-shot examples
     through the judge once (cached), for data that is not in English.
+
+    ``engine="ray"`` scores the samples on Ray workers (a local Ray, or the cluster at
+    ``ray_address``), each building its own judge and embedder from their spec strings;
+    the result is the same (see ``ragmeter.engine.ray_engine`` and docs/scale.md).
     """
     if concurrency is not None and concurrency < 1:
         raise ValueError("concurrency must be at least 1")
+    # --- engine="ray" (ragmeter.engine.ray_engine): checks before anything is built -----------
+    if engine not in ("local", "ray"):
+        raise ValueError(f"unknown engine {engine!r}; use 'local' or 'ray'")
+    if ray_address is not None and engine != "ray":
+        raise ValueError("ray_address is only used with engine='ray'")
+    if engine == "ray":
+        from ragmeter.engine.ray_engine import prepare
+
+        data = prepare(data, metrics, judge, embedder, DEFAULT_METRICS)
+    # --- end engine="ray" ---------------------------------------------------------------------------
     stream = stream_samples(data)
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
@@ -190,6 +206,17 @@ async def aevaluate(
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
 
+    # --- engine="ray": the same identity, journal and sink; the scoring runs on Ray workers -------
+    if engine == "ray":
+        from ragmeter.engine.ray_engine import run_on_ray
+
+        return await run_on_ray(
+            stream=stream, metrics=chosen, count=count, info=info, done=done, journal=the_journal, resume=resume,
+            writer=writer, keep_samples=keep_samples, driver_judge=the_judge, driver_embedder=the_embedder,
+            judge_spec=judge, embedder_spec=embedder, judge_options=judge_options or {}, cache=cache,
+            prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
+        )
+    # --- end engine="ray" ---------------------------------------------------------------------------
     sink = _Sink(names, writer, keep_samples)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
