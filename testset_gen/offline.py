@@ -267,40 +267,33 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
     other (both ways round), or failing that two questions about it asked together."""
     out: list[_Candidate] = []
     for asker, teller in ((a, b), (b, a)):
-        asked = [q for q in asker.questions if q.role == "object" and _topic(asker, q) == entity]
         told = [q for q in teller.questions if q.role == "subject" and q.predicate
                 and teller.names.get(q.answer_norm, q.answer_norm) == entity]
-        for q in asked:
-            for t in told:
-                desc = descriptor(t.label, t.predicate)
-                if desc is None or "," in desc or not _distinct(q, t) or q.topic not in q.text:
-                    continue
-                question = q.text.replace(q.topic, desc, 1)
-                if _gives_away(question, q.answer, t.answer):
-                    continue
-                out.append(_Candidate("multi_context", question, f"{t.statement} {q.statement}",
-                                      (asker.chunk_id, teller.chunk_id), (
-                    ("answer", q.answer), ("bridge_entity", entity), ("template", "descriptor"),
-                    ("source_sentences", [_source_sentence(q.statement, asker.sentences),
-                                          _source_sentence(t.statement, teller.sentences)]))))
-        # the entity named inside a question of one chunk ("Who was born in Warsaw?"),
-        # described by what the other chunk says it is ("the capital of Poland")
+        # the entity as the question's topic ("Where was Marie Curie born?") or named inside
+        # it ("Who was born in Warsaw?"), replaced by what the other chunk says it is
         for q in asker.questions:
-            if q.answer_norm == entity or _topic(asker, q) == entity:
-                continue
-            mention = re.search(r"\b" + re.escape(entity) + r"\b", q.text, flags=re.IGNORECASE)
-            if mention is None:
+            if q.role == "object" and _topic(asker, q) == entity:
+                if q.topic not in q.text:
+                    continue
+                start = q.text.index(q.topic)
+                span, template = (start, start + len(q.topic)), "descriptor"
+            elif q.answer_norm != entity and _topic(asker, q) != entity:
+                mention = re.search(r"\b" + re.escape(entity) + r"\b", q.text, flags=re.IGNORECASE)
+                if mention is None:
+                    continue
+                span, template = mention.span(), "descriptor_in_question"
+            else:
                 continue
             for t in told:
                 desc = descriptor(t.label, t.predicate)
                 if desc is None or "," in desc or not _distinct(q, t):
                     continue
-                question = q.text[:mention.start()] + desc + q.text[mention.end():]
+                question = q.text[:span[0]] + desc + q.text[span[1]:]
                 if _gives_away(question, q.answer, t.answer):
                     continue
                 out.append(_Candidate("multi_context", question, f"{t.statement} {q.statement}",
                                       (asker.chunk_id, teller.chunk_id), (
-                    ("answer", q.answer), ("bridge_entity", entity), ("template", "descriptor_in_question"),
+                    ("answer", q.answer), ("bridge_entity", entity), ("template", template),
                     ("source_sentences", [_source_sentence(q.statement, asker.sentences),
                                           _source_sentence(t.statement, teller.sentences)]))))
     qa = [q for q in a.questions if q.role == "object" and _topic(a, q) == entity]

@@ -195,12 +195,6 @@ async def aestimate(
 
 def estimate(data: Any, metrics: Sequence[Metric | str] | None = None, **options: Any) -> RunEstimate:
     """Synchronous ``aestimate`` (see there); works inside a running loop too."""
-    import asyncio
-    import concurrent.futures
+    from ragmeter.engine.evaluate import run_sync
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(aestimate(data, metrics, **options))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter") as pool:
-        return pool.submit(asyncio.run, aestimate(data, metrics, **options)).result()
+    return run_sync(lambda: aestimate(data, metrics, **options))

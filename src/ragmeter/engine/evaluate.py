@@ -23,7 +23,7 @@ import hashlib
 import logging
 import time
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Coroutine, Mapping, Sequence, TypeVar
 
 from ragmeter import __version__
 from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
@@ -46,6 +46,7 @@ from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter, open_writer
 
 log = logging.getLogger("ragmeter")
+T = TypeVar("T")
 
 DEFAULT_METRICS = ("faithfulness", "answer_similarity")
 """Without a judge key, answer_similarity scores and faithfulness says it needs an LLM judge."""
@@ -404,10 +405,16 @@ def evaluate(data: Any, metrics: Sequence[Metric | str] | None = None, **options
     running (there the run goes to a worker thread with a loop of its own). In async code,
     ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
     """
+    return run_sync(lambda: aevaluate(data, metrics, **options))
+
+
+def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine ``make()`` to completion from synchronous code: on a new event loop,
+    or, when the caller already runs one (a notebook), on a worker thread with its own."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(aevaluate(data, metrics, **options))
+        return asyncio.run(make())
     with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter") as pool:
-        return pool.submit(asyncio.run, aevaluate(data, metrics, **options)).result()
+        return pool.submit(lambda: asyncio.run(make())).result()
 
