@@ -157,3 +157,10 @@ def test_cli_streams_to_parquet_and_gate_and_report_read_it(files, tmp_path):
     report = runner.invoke(app, ["report", str(out), "-o", str(tmp_path / "r.html")])
     assert report.exit_code == 0, report.output
     assert "s299" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_a_run_that_cannot_start_leaves_no_temporary_file(files, tmp_path):
+    with pytest.raises(ValueError):
+        evaluate(files["jsonl"], ["faithfulness"], judge="nosuchprovider:model", out=tmp_path / "r.parquet",
+                 show_progress=False)
+    assert list(tmp_path.glob(".r.parquet*")) == [] and not (tmp_path / "r.parquet").exists()

@@ -43,7 +43,7 @@ from ragmeter.prompts.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.totals import Totals
-from ragmeter.result.writers import ResultWriter, open_writer
+from ragmeter.result.writers import ResultWriter, open_writer, result_format
 
 log = logging.getLogger("ragmeter")
 T = TypeVar("T")
@@ -155,7 +155,8 @@ async def aevaluate(
         raise ValueError(f"a metric is listed twice: {names}")
     if keep_samples is None:
         keep_samples = out is None
-    writer = open_writer(out, names) if out is not None else None  # fails early on a bad extension
+    if out is not None:
+        result_format(out)  # a bad extension fails before any work
 
     _check_needs_distinct(chosen)
     disk = _open_cache(cache)
@@ -206,6 +207,7 @@ async def aevaluate(
     done: dict[ScoreKey, MetricScore] = {}
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
+    writer = open_writer(out, names) if out is not None else None
 
     # --- engine="ray": the same identity, journal and sink; the scoring runs on Ray workers -------
     if engine == "ray":

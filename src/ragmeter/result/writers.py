@@ -118,10 +118,15 @@ class ParquetResultWriter(ResultWriter):
         super().abort()
 
 
-def open_writer(path: str | Path, metrics: list[str]) -> ResultWriter:
+def result_format(path: str | Path) -> type[ResultWriter]:
+    """The writer for ``path``'s extension; a ``ValueError`` for any other extension."""
     suffix = Path(path).suffix.lower()
     if suffix in (".parquet", ".pq"):
-        return ParquetResultWriter(path, metrics)
+        return ParquetResultWriter
     if suffix == ".json":
-        return JsonResultWriter(path, metrics)
+        return JsonResultWriter
     raise ValueError(f"a result file is .json or .parquet, not {str(path)!r}")
+
+
+def open_writer(path: str | Path, metrics: list[str]) -> ResultWriter:
+    return result_format(path)(path, metrics)
