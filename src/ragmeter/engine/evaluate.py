@@ -27,8 +27,7 @@ from typing import Any, Callable, Coroutine, Mapping, Sequence, TypeVar
 
 from ragmeter import __version__
 from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
-from ragmeter.data import Dataset, Sample
-from ragmeter.data import RowError
+from ragmeter.data import RowError, Sample
 from ragmeter.data.stream import SampleStream, as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
@@ -138,7 +137,6 @@ async def aevaluate(
     """
     if concurrency is not None and concurrency < 1:
         raise ValueError("concurrency must be at least 1")
-    # --- engine="ray" (ragmeter.engine.ray_engine): checks before anything is built -----------
     if engine not in ("local", "ray"):
         raise ValueError(f"unknown engine {engine!r}; use 'local' or 'ray'")
     if ray_address is not None and engine != "ray":
@@ -146,8 +144,7 @@ async def aevaluate(
     if engine == "ray":
         from ragmeter.engine.ray_engine import prepare
 
-        data = prepare(data, metrics, judge, embedder, DEFAULT_METRICS)
-    # --- end engine="ray" ---------------------------------------------------------------------------
+        data = prepare(data, metrics, judge, embedder, DEFAULT_METRICS)  # checks before anything is built
     stream = stream_samples(data)
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
@@ -209,8 +206,7 @@ async def aevaluate(
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
     writer = open_writer(out, names) if out is not None else None
 
-    # --- engine="ray": the same identity, journal and sink; the scoring runs on Ray workers -------
-    if engine == "ray":
+    if engine == "ray":  # the same identity, journal and sink; only the scoring moves to Ray workers
         from ragmeter.engine.ray_engine import run_on_ray
 
         return await run_on_ray(
@@ -219,7 +215,6 @@ async def aevaluate(
             judge_spec=judge, embedder_spec=embedder, judge_options=judge_options or {}, cache=cache,
             prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
         )
-    # --- end engine="ray" ---------------------------------------------------------------------------
     sink = _Sink(names, writer, keep_samples)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
@@ -235,10 +230,7 @@ async def aevaluate(
     finally:
         if the_journal is not None:
             the_journal.close()
-        for model in (the_judge, the_embedder):
-            close = getattr(model, "aclose", None)
-            if close is not None:
-                await close()
+        await close_models(the_judge, the_embedder)
 
     info.finished = time.time()
     usage = {}
@@ -247,6 +239,14 @@ async def aevaluate(
     if the_embedder is not None:
         usage["embedder"] = the_embedder.usage
     return sink.finish(info, usage)
+
+
+async def close_models(*models: Any) -> None:
+    """Close judges' and embedders' connections while the run's event loop still exists."""
+    for model in models:
+        close = getattr(model, "aclose", None)
+        if close is not None:
+            await close()
 
 
 class _Sink:

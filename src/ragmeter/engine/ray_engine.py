@@ -343,7 +343,7 @@ async def run_on_ray(
     Called by ``aevaluate`` once the run's identity (``info``), journal and prompts are set;
     ``driver_judge`` and ``driver_embedder`` are the driver's (built for their names and for
     translating prompts; they score nothing here, and their usage is added to the workers')."""
-    from ragmeter.engine.evaluate import _Sink
+    from ragmeter.engine.evaluate import _Sink, close_models
 
     names = [m.name for m in metrics]
     sink = _Sink(names, writer, keep_samples)
@@ -443,10 +443,7 @@ async def run_on_ray(
         pool.stop()
         if journal is not None:
             journal.close()
-        for model in (driver_judge, driver_embedder):
-            close = getattr(model, "aclose", None)
-            if close is not None:
-                await close()
+        await close_models(driver_judge, driver_embedder)
 
     info.finished = time.time()
     info.resumed_scores = resumed
