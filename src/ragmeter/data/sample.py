@@ -136,7 +136,7 @@ def list_cell(text: str) -> list[Any] | None:
     (``['a', 'b']``), which is what ``pandas.DataFrame.to_csv`` writes for a list column, so
     every CSV saved by pandas or by Ragas has it. The repr is read with ``ast.literal_eval``:
     literals only (strings, numbers, lists, tuples), never a name or a call, so a cell cannot
-    run code.
+    run code. Only a list counts: a cell spelling a tuple or a dict is not a list column.
     """
     try:
         parsed = json.loads(text)
@@ -145,7 +145,7 @@ def list_cell(text: str) -> list[Any] | None:
             parsed = ast.literal_eval(text.strip())
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return None
-    return list(parsed) if isinstance(parsed, (list, tuple)) else None
+    return parsed if isinstance(parsed, list) else None
 
 
 def _id_item(value: Any) -> str | None:

@@ -125,7 +125,7 @@ def _summary(result: EvaluationResult, summary: dict[str, MetricSummary]) -> str
     n = len(result.samples)
     rows = []
     for name, s in summary.items():
-        meta = metric_meta(name)
+        meta = metric_meta(name, result.info.metrics.get(name))
         notes = []
         if not meta.higher_is_better:
             notes.append("lower is better")
@@ -320,14 +320,14 @@ def render_report(
         if baseline is not None and name in baseline.info.metrics:
             base_values = [v for v in baseline.scores(name) if v is not None]
         figure = charts.histogram_figure(values, baseline_values=base_values,
-                                         higher_is_better=metric_meta(name).higher_is_better)
+                                         higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
         chart_specs.append({"id": f"chart-{i}", "figure": figure})
     compare_figure = charts.comparison_figure(comparisons) if comparisons else None
     if compare_figure is not None:
         chart_specs.append({"id": "chart-compare", "figure": compare_figure})
 
     data = {
-        "metrics": [metric_meta(name).to_json() for name in metrics],
+        "metrics": [metric_meta(name, result.info.metrics.get(name)).to_json() for name in metrics],
         "charts": chart_specs,
         "hasBaseline": baseline is not None,
         "samples": [sample_record(s, metrics, b) for s, b in zip(result.samples, matches)],
