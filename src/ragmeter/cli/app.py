@@ -182,7 +182,7 @@ def show_prompts(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the prompts as JSON, to edit and pass back with `evaluate --prompts`."),
 ) -> None:
     """Show every task prompt the LLM judge receives (instruction and few-shot example)."""
-    from ragmeter.facts import DEFAULT_PROMPTS
+    from ragmeter.judgements import DEFAULT_PROMPTS
 
     if out_path is not None:
         out_path.write_text(DEFAULT_PROMPTS.to_json(), encoding="utf-8")

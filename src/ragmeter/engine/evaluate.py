@@ -33,7 +33,8 @@ from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
 from ragmeter.errors import MissingInput
-from ragmeter.facts import DEFAULT_PROMPTS, SampleFacts
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric

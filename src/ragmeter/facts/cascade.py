@@ -16,9 +16,9 @@ from typing import Any, Sequence
 from pydantic import BaseModel
 
 from ragmeter.errors import NeedsLLMJudge
-from ragmeter.facts.bundle import ask_all
-from ragmeter.facts.local_solver import solver_for
-from ragmeter.facts.tasks import TASK_KINDS, Sections, Task, make_task
+from ragmeter.judges.bundle import ask_all
+from ragmeter.judges.local_solver import solver_for
+from ragmeter.judgements.tasks import TASK_KINDS, Sections, Task, make_task
 from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.prompts.template import PromptSet
 

@@ -21,15 +21,16 @@ from pydantic import BaseModel
 from ragmeter.data import Sample
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.errors import JudgeUnavailable
-from ragmeter.facts import needs as N
-from ragmeter.facts.bundle import ask_all, ask_votes, as_result
-from ragmeter.facts.needs import DEPENDS_ON, Need
-from ragmeter.facts.outputs import Verdict
-from ragmeter.facts.sentences import split_sentences
-from ragmeter.facts.task_prompts import DEFAULT_PROMPTS
-from ragmeter.facts.tasks import TASK_KINDS, Sections, Task, empty_output, make_task
+from ragmeter.judgements import needs as N
+from ragmeter.judges.bundle import ask_all, ask_votes
+from ragmeter.judgements.tasks import as_result
+from ragmeter.judgements.needs import DEPENDS_ON, Need
+from ragmeter.judgements.outputs import Verdict
+from ragmeter.judgements.sentences import split_sentences
+from ragmeter.judgements.task_prompts import DEFAULT_PROMPTS
+from ragmeter.judgements.tasks import TASK_KINDS, Sections, Task, empty_output, make_task
 from ragmeter.facts.cascade import solve_cascade
-from ragmeter.facts.local_solver import solver_for
+from ragmeter.judges.local_solver import solver_for
 from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.protocol import Judge

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ragmeter.calls.tokens import estimate_prompt_tokens, estimate_tokens
-from ragmeter.facts.sentences import split_sentences
+from ragmeter.judgements.sentences import split_sentences
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
 

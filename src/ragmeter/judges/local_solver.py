@@ -23,8 +23,8 @@ from typing import Any, Callable, Sequence
 from pydantic import BaseModel
 
 from ragmeter.errors import NeedsLLMJudge
-from ragmeter.facts.outputs import Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
-from ragmeter.facts.tasks import Sections, Task
+from ragmeter.judgements.outputs import Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
+from ragmeter.judgements.tasks import Sections, Task
 from ragmeter.judges.local import LocalJudge
 
 THRESHOLD = 0.5

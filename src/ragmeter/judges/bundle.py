@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel, create_model
 
 from ragmeter.errors import JudgeOutputInvalid
-from ragmeter.facts.tasks import SECTION_ORDER, Sections, Task
+from ragmeter.judgements.tasks import SECTION_ORDER, Outcome, Sections, Task
 from ragmeter.judges.protocol import Judge, Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence, fence_numbered
 from ragmeter.prompts.template import PromptSet
@@ -30,10 +30,6 @@ SYSTEM = (
     "with one JSON object that has one key per task. Write claims, questions and reasons in "
     "the language of the texts."
 )
-
-Outcome = BaseModel | Exception
-"""A task's answer, or the typed error that stopped it."""
-
 
 @lru_cache(maxsize=1024)
 def bundle_type(fields: tuple[tuple[str, type[BaseModel]], ...]) -> type[BaseModel]:
@@ -123,8 +119,3 @@ async def ask_votes(
 
     return list(await asyncio.gather(*(one(k) for k in range(1, votes + 1))))
 
-
-def as_result(outcome: Any) -> Any:
-    if isinstance(outcome, Exception):
-        raise outcome
-    return outcome
