@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ragmeter.calls.usage import Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import EmbedderError, EmbedderRejected
 
