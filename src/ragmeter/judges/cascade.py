@@ -18,7 +18,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from pydantic import BaseModel
 
 from ragmeter.calls.usage import Usage
-from ragmeter.errors import NeedsLLMJudge
+from ragmeter.errors import JudgeOutputInvalid, NeedsLLMJudge
 from ragmeter.judgements.tasks import TASK_KINDS, Outcome, Sections, Task, make_task
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.options import DEFAULT_BAND
@@ -152,7 +152,7 @@ async def route(
     answers = await llm.solve(llm_tasks, reduced, prompts)
 
     for task in llm_tasks:
-        answer = answers.get(task.key)
+        answer = answers.get(task.key) or JudgeOutputInvalid(f"{llm.name} gave no answer to {task.key}")
         if task.key not in uncertain:
             outcomes[task.key] = answer  # a whole task: the LLM's answer or its error
             continue
@@ -167,7 +167,7 @@ def _merge(local: BaseModel, llm: BaseModel, kept: list[int], wanted: list[int])
     """The local answer with the LLM's verdicts at the uncertain positions."""
     position = {item: n for n, item in enumerate(kept)}
     if hasattr(local, "verdicts"):
-        verdicts = list(local.verdicts)  # type: ignore[attr-defined]
+        verdicts = list(local.verdicts)
         for item in wanted:
             verdicts[item] = llm.verdicts[position[item]]  # type: ignore[attr-defined]
         return local.model_copy(update={"verdicts": verdicts})

@@ -89,7 +89,7 @@ class LLMJudge(PromptingJudge):
         if structured != "auto" and structured not in MODES:
             raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
-        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured  # type: ignore[assignment]
+        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
         self.params: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             self.params["max_tokens"] = max_tokens

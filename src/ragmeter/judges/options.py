@@ -46,7 +46,7 @@ class JudgeOptions:
         """``value`` as options: None gives the defaults, a mapping names some of them."""
         if value is None:
             return cls()
-        if isinstance(value, cls):
+        if isinstance(value, JudgeOptions):
             return value
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(value) - known)
