@@ -143,3 +143,17 @@ def test_anything_else_is_refused_with_the_forms_a_judge_takes():
         get_judge(42)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown judge option"):
         get_judge("local", options={"temprature": 0.2})
+
+
+def test_local_judge_threads_reach_the_encoder_every_local_model_shares(minilm):
+    from ragmeter.judges import LocalJudge
+
+    judge = LocalJudge(threads=1)
+    encoder = judge.model("encoder")
+    before = encoder.threads
+    try:
+        judge = LocalJudge(threads=1)
+        assert judge.model("encoder").threads == 1
+        assert judge.model("verifier").encoder is judge.model("encoder")
+    finally:
+        encoder.threads = before
