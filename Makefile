@@ -14,7 +14,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: demo test test-quick venv clean
+.PHONY: demo test test-quick typecheck venv clean
 
 $(BIN)/ragmeter: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ test: venv
 # The same without the fresh-venv install test (about a minute less).
 test-quick: venv
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q -m "not install" $(PYTEST_ARGS)
+
+# mypy (pydantic plugin) over src/ and testset_gen/; settings in pyproject.toml
+typecheck: venv
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache

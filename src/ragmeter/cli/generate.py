@@ -15,7 +15,7 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from ragmeter.cli.app import _parse_prices, _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import plain_errors, print_error
 from ragmeter.extras import check
 
@@ -65,10 +65,10 @@ def generate(
         check("local", "the test-set generator")  # it parses with spaCy, with any judge
     from testset_gen.generator import generate as run_generate
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     options: dict[str, Any] = {"timeout": timeout}
     if judge != "local":
-        options["prices"] = _parse_prices(price) or None
+        options["prices"] = parse_prices(price) or None
     err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {judge}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.exits import EXIT_FAILED, fail, plain_errors
 from ragmeter.data import empty_message
 
@@ -26,7 +26,7 @@ def run(
     from ragmeter.adapters.run import load_app, run_app
     from ragmeter.data import Dataset
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     if (empty := empty_message(testset)) is not None:
         fail(f"no questions to run: {empty}", EXIT_FAILED)
     with plain_errors():
