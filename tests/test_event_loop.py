@@ -128,3 +128,18 @@ def test_a_nested_call_from_the_shared_loop_runs_elsewhere_instead_of_deadlockin
 
     name = run_sync(outer)
     assert name.startswith("ragmeter") and name != "ragmeter-loop"
+
+
+def test_a_keyboard_interrupt_inside_a_run_reaches_the_caller_and_the_loop_lives_on():
+    """Ctrl-C surfacing inside the run (as a test's monkeypatch raises it) must reach the
+    caller, not stop the loop's thread and leave the caller waiting forever."""
+    async def interrupted() -> None:
+        await asyncio.sleep(0)
+        raise KeyboardInterrupt
+
+    async def fine() -> str:
+        return "still serving"
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(interrupted)
+    assert run_sync(fine) == "still serving"

@@ -54,6 +54,24 @@ def shared_loop() -> asyncio.AbstractEventLoop:
         return loop
 
 
+class _Escaped(Exception):
+    """Carries a KeyboardInterrupt or SystemExit raised inside a run out of the loop.
+
+    asyncio re-raises those two from ``run_forever`` itself: uncaught, one would stop the
+    shared loop's thread and leave the caller waiting for a result that never comes."""
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(repr(original))
+        self.original = original
+
+
+async def _guarded(coro: Coroutine[Any, Any, T]) -> T:
+    try:
+        return await coro
+    except (KeyboardInterrupt, SystemExit) as exc:
+        raise _Escaped(exc) from None
+
+
 def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run the coroutine ``make()`` to completion from synchronous code, on the shared loop.
 
@@ -64,9 +82,11 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
     if threading.current_thread() is _thread:
         with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter") as pool:
             return pool.submit(lambda: asyncio.run(make())).result()
-    future = asyncio.run_coroutine_threadsafe(make(), loop)
+    future = asyncio.run_coroutine_threadsafe(_guarded(make()), loop)
     try:
         return future.result()
+    except _Escaped as escaped:
+        raise escaped.original from None
     except BaseException:
         # KeyboardInterrupt (or any exception raised into this thread while it waited):
         # stop the run on the loop too, let it unwind, then re-raise to the caller.
