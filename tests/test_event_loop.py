@@ -143,3 +143,27 @@ def test_a_keyboard_interrupt_inside_a_run_reaches_the_caller_and_the_loop_lives
     with pytest.raises(KeyboardInterrupt):
         run_sync(interrupted)
     assert run_sync(fine) == "still serving"
+
+
+def test_a_keyboard_interrupt_in_a_child_task_unwinds_the_run_and_reaches_the_caller():
+    """Raised in a task the run started (a worker), it stops the loop itself: the run is
+    cancelled and unwound (its finally blocks run) before the caller sees it."""
+    unwound = []
+
+    async def worker() -> None:
+        await asyncio.sleep(0)
+        raise KeyboardInterrupt
+
+    async def run() -> None:
+        try:
+            await asyncio.gather(asyncio.ensure_future(worker()), asyncio.sleep(30))
+        finally:
+            unwound.append(True)
+
+    async def fine() -> str:
+        return "still serving"
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sync(run)
+    assert unwound == [True]
+    assert run_sync(fine) == "still serving"

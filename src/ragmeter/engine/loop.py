@@ -32,10 +32,38 @@ _loop: asyncio.AbstractEventLoop | None = None
 _thread: threading.Thread | None = None
 
 
+_waiting: set[concurrent.futures.Future[Any]] = set()
+"""The callers' futures not yet answered."""
+_escaped: dict[concurrent.futures.Future[Any], BaseException] = {}
+"""A KeyboardInterrupt or SystemExit that stopped the loop, for each caller it stopped."""
+
+
 def _serve(loop: asyncio.AbstractEventLoop, ready: threading.Event) -> None:
     asyncio.set_event_loop(loop)
     loop.call_soon(ready.set)
-    loop.run_forever()
+    while True:
+        try:
+            loop.run_forever()
+        except (KeyboardInterrupt, SystemExit) as exc:
+            # A task raised it (asyncio lets these two out of run_forever): as asyncio.run
+            # would, cancel what runs and let it unwind, then hand it to every waiting caller.
+            _unwind(loop, exc)
+            continue
+        return
+
+
+def _unwind(loop: asyncio.AbstractEventLoop, exc: BaseException) -> None:
+    with _lock:
+        for future in _waiting:
+            _escaped[future] = exc  # before the cancellation below wakes the caller
+    tasks = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        try:
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+        except BaseException:  # noqa: BLE001 (a second interrupt while unwinding: stop unwinding)
+            pass
 
 
 def shared_loop() -> asyncio.AbstractEventLoop:
@@ -83,10 +111,18 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
         with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter") as pool:
             return pool.submit(lambda: asyncio.run(make())).result()
     future = asyncio.run_coroutine_threadsafe(_guarded(make()), loop)
+    with _lock:
+        _waiting.add(future)
     try:
         return future.result()
     except _Escaped as escaped:
         raise escaped.original from None
+    except concurrent.futures.CancelledError:
+        with _lock:
+            original = _escaped.pop(future, None)
+        if original is not None:
+            raise original from None
+        raise
     except BaseException:
         # KeyboardInterrupt (or any exception raised into this thread while it waited):
         # stop the run on the loop too, let it unwind, then re-raise to the caller.
@@ -97,6 +133,10 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
             except BaseException:  # noqa: BLE001 (the cancellation itself; the caller gets the original)
                 pass
         raise
+    finally:
+        with _lock:
+            _waiting.discard(future)
+            _escaped.pop(future, None)
 
 
 def _shutdown() -> None:
