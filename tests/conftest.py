@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 # Tests never reach a model hub.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Every evaluate records its run: into a temporary store, never a .ragmeter/ in the repository.
+os.environ.setdefault("RAGMETER_RUNS", os.path.join(tempfile.mkdtemp(prefix="ragmeter-test-runs-"), "runs.db"))
 
 
 @pytest.fixture(scope="session")

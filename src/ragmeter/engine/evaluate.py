@@ -43,6 +43,7 @@ from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter, open_writer, result_format
+from ragmeter.runs import RunRecorder, open_recorder
 
 log = logging.getLogger("ragmeter")
 T = TypeVar("T")
@@ -114,6 +115,7 @@ async def aevaluate(
     keep_samples: bool | None = None,
     engine: str = "local",
     ray_address: str | None = None,
+    record: Any = True,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
 
@@ -134,6 +136,10 @@ async def aevaluate(
     ``engine="ray"`` scores the samples on Ray workers (a local Ray, or the cluster at
     ``ray_address``), each building its own judge and embedder from their spec strings;
     the result is the same (see ``ragmeter.engine.ray_engine`` and docs/scale.md).
+
+    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
+    ``True`` the default store, a path or SQLAlchemy URL another, ``ragmeter.runs.Record``
+    with tags, ``False`` not at all (see docs/runs.md).
     """
     if concurrency is not None and concurrency < 1:
         raise ValueError("concurrency must be at least 1")
@@ -205,6 +211,7 @@ async def aevaluate(
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
     writer = open_writer(out, names) if out is not None else None
+    recorder = open_recorder(record, info, prompts=prompt_set.fingerprint() if the_judge is not None else None)
 
     if engine == "ray":  # the same identity, journal and sink; only the scoring moves to Ray workers
         from ragmeter.engine.ray_engine import run_on_ray
@@ -214,8 +221,9 @@ async def aevaluate(
             writer=writer, keep_samples=keep_samples, driver_judge=the_judge, driver_embedder=the_embedder,
             judge_spec=judge, embedder_spec=embedder, judge_options=judge_options or {}, cache=cache,
             prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
+            recorder=recorder,
         )
-    sink = _Sink(names, writer, keep_samples)
+    sink = _Sink(names, writer, keep_samples, recorder)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
     try:
@@ -226,6 +234,8 @@ async def aevaluate(
     except BaseException:
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         if the_journal is not None:
@@ -253,9 +263,11 @@ class _Sink:
     """Where finished samples go: kept in memory, written to a result file, or both; the
     per-metric totals are kept either way."""
 
-    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool) -> None:
+    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool,
+                 recorder: RunRecorder | None = None) -> None:
         self.names = metrics
         self.writer = writer
+        self.recorder = recorder
         self.keep = keep
         self.samples: list[SampleResult] = []
         self.input_errors: list[RowError] = []
@@ -267,6 +279,8 @@ class _Sink:
         self.totals.add(result)
         if self.writer is not None:
             self.writer.add(result)
+        if self.recorder is not None:
+            self.recorder.add(result)
         if self.keep:
             self.samples.append(result)
 
@@ -277,6 +291,8 @@ class _Sink:
         if self.writer is not None:
             path = self.writer.finish(info, usage, self.input_errors)
             streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
+        if self.recorder is not None:
+            self.recorder.finish(info, usage, self.input_errors)
         return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
                                 streamed=streamed)
 

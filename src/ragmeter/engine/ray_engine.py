@@ -337,6 +337,7 @@ async def run_on_ray(
     concurrency: int,
     show_progress: bool,
     ray_address: str | None,
+    recorder: Any = None,
 ) -> EvaluationResult:
     """Score ``stream`` on Ray and return the result ``aevaluate`` would have returned.
 
@@ -346,7 +347,7 @@ async def run_on_ray(
     from ragmeter.engine.evaluate import _Sink, close_models
 
     names = [m.name for m in metrics]
-    sink = _Sink(names, writer, keep_samples)
+    sink = _Sink(names, writer, keep_samples, recorder)
     # an object here belongs to no metric that uses it (``prepare`` checked): not sent
     judge_name = judge_spec if isinstance(judge_spec, str) else None
     embedder_name = embedder_spec if isinstance(embedder_spec, str) else None
@@ -438,6 +439,8 @@ async def run_on_ray(
             future.cancel()
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         pool.stop()
