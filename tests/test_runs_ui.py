@@ -245,3 +245,20 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     assert requested_hosts(driver) <= {server.split("/")[2]}  # nothing but this server
+
+
+def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):
+    """The windows `ragmeter monitor` samples share a file name but not their questions."""
+    url = str(tmp_path / "runs.db")
+    for n in (3, 4):
+        folder = tmp_path / f"w{n}"
+        folder.mkdir()
+        evaluate(write_rows(folder / "production-window.jsonl", n), METRICS, record=url, show_progress=False,
+                 cache=False, journal=False)
+    client = TestClient(create_app(url))
+    sets = client.get("/api/datasets").json()
+    assert sets[0] == {"dataset": "production-window.jsonl", "name": "production-window.jsonl, every version",
+                       "runs": 2}
+    assert len(sets) == 3
+    trend = client.get("/api/trend", params={"dataset": "production-window.jsonl"}).json()
+    assert trend["runs"] == 2 and len(trend["metrics"]["token_f1"]) == 2

@@ -129,14 +129,22 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None)
 
     @app.get("/api/datasets")
     def datasets() -> list[dict[str, Any]]:
-        """Test sets with finished runs: fingerprint, the latest source name, run count."""
+        """Test sets with finished runs: fingerprint, the latest source name, run count; and
+        a source name whose runs hold several test sets (the windows ``ragmeter monitor``
+        samples from production) as one more entry, its trend spanning them all."""
         seen: dict[str, dict[str, Any]] = {}
+        by_name: dict[str, set[str]] = {}
         for run in the_store.list(status="finished"):
-            if run.dataset and run.dataset not in seen:
+            if not run.dataset:
+                continue
+            if run.dataset not in seen:
                 seen[run.dataset] = {"dataset": run.dataset, "name": run.dataset_name, "runs": 0}
-            if run.dataset:
-                seen[run.dataset]["runs"] += 1
-        return list(seen.values())
+            seen[run.dataset]["runs"] += 1
+            by_name.setdefault(run.dataset_name, set()).add(run.dataset)
+        groups = [{"dataset": name, "name": f"{name}, every version",
+                   "runs": sum(seen[d]["runs"] for d in prints)}
+                  for name, prints in by_name.items() if len(prints) > 1]
+        return groups + list(seen.values())
 
     @app.get("/api/trend")
     def trend(dataset: str, tag: str | None = None) -> dict[str, Any]:

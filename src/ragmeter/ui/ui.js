@@ -153,7 +153,9 @@
     table.appendChild(el("tbody"));
     api("/api/datasets").then(function (sets) {
       sets.forEach(function (d) {
-        datasetSelect.appendChild(el("option", { value: d.dataset, text: d.name + " (" + d.dataset.slice(0, 8) + ", " + d.runs + " runs)" }));
+        var label = d.name === d.dataset || d.name.indexOf(d.dataset) === 0 ? d.name + " (" + d.runs + " runs)"
+          : d.name + " (" + d.dataset.slice(0, 8) + ", " + d.runs + " runs)";
+        datasetSelect.appendChild(el("option", { value: d.dataset, text: label }));
       });
       var wanted = new URLSearchParams(window.location.search).get("dataset");
       if (wanted) datasetSelect.value = wanted;
