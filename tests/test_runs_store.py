@@ -210,3 +210,22 @@ def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
     assert missing.exit_code == 2 and "no run 'zzz'" in missing.output
     deleted = runner.invoke(app, ["runs", "delete", base_id, "--yes", "--store", store_url])
     assert deleted.exit_code == 0 and [r.id for r in store.list()] == [new_id]
+
+
+def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, store_url, monkeypatch):
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path / "cache"))
+    data = write_rows(tmp_path / "data.jsonl", 30, worse_every=4)
+    _, local = run(data, store_url, out=tmp_path / "local.json")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        record = Record(store=store_url)
+        evaluate(data, METRICS, engine="ray", out=tmp_path / "ray.json", record=record, show_progress=False,
+                 cache=False, journal=False)
+    finally:
+        ray.shutdown()
+    store = RunStore(store_url)
+    assert store.get(record.run).samples == 30
+    assert store.load(record.run) == EvaluationResult.load(tmp_path / "ray.json")
+    assert store.load(record.run).samples == store.load(local.run).samples
