@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
+from ragmeter.errors import RagmeterError
+
 
 @dataclass
 class Span:
@@ -32,7 +34,7 @@ class Span:
         return str(kind).upper() if kind else None
 
 
-class TraceFileError(ValueError):
+class TraceFileError(RagmeterError, ValueError):
     """A trace file that is not OTLP JSON; the message names the file and line."""
 
 

@@ -68,7 +68,7 @@ class RunRecorder:
         commit, branch = git_state()
         with store.engine.begin() as conn:
             conn.execute(schema.runs.insert().values(
-                id=self.id, run_id=info.run_id, status="running", started=info.started, source=info.source,
+                id=self.id, run_id=info.run_id, status="running", started=info.started, source=mask_text(info.source) if info.source else None,
                 git_commit=commit, git_branch=branch, judge=mask_text(info.judge) if info.judge else None,
                 embedder=mask_text(info.embedder) if info.embedder else None, prompts=prompts,
                 metrics=self.metrics, tags=self.tags, samples=0,

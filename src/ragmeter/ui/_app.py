@@ -16,6 +16,7 @@ the report's CSS), so the UI works with no network. User text reaches the page o
 from __future__ import annotations
 
 import html
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
@@ -101,18 +102,23 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None)
     if token:
         app.add_middleware(TokenGuard, token=token)
     loaded: OrderedDict[str, Any] = OrderedDict()
+    lock = threading.Lock()  # sync endpoints run on a thread pool
 
     def load(run: str) -> Any:
         try:
             run_id = the_store.resolve(run)
-            if run_id not in loaded:
-                loaded[run_id] = the_store.load(run_id)
-                if len(loaded) > LOADED_RUNS:
-                    loaded.popitem(last=False)
-            loaded.move_to_end(run_id)
-            return run_id, loaded[run_id]
+            with lock:
+                if run_id in loaded:
+                    loaded.move_to_end(run_id)
+                    return run_id, loaded[run_id]
+            result = the_store.load(run_id)
         except RunNotFound as exc:
             raise HTTPException(404, str(exc)) from None
+        with lock:
+            loaded[run_id] = result
+            while len(loaded) > LOADED_RUNS:
+                loaded.popitem(last=False)
+        return run_id, result
 
     @app.get("/api/runs", response_model=list[RunSummary])
     def list_runs(tag: str | None = None, branch: str | None = None, dataset: str | None = None,
