@@ -70,6 +70,7 @@ def test_api_lists_runs_trends_and_compares(recorded):
     assert token_f1["status"] == "regressed" and token_f1["paired"] == 20
     moved = [m for m in cmp["moved"] if m["metric"] == "token_f1"]
     assert [m["id"] for m in moved] == ["s0", "s4", "s8"] and all(m["before"] == 1.0 for m in moved)
+    assert not any(m["better"] for m in moved)
     assert client.get(f"/api/runs/{a[:5]}").json()["id"] == a
     assert client.get("/api/runs/nope").status_code == 404
     assert client.get("/api/compare", params={"a": a, "b": "nope"}).status_code == 404

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ragmeter.gate import MetricComparison, compare
-from ragmeter.gate.compare import paired_scores
+from ragmeter.gate.compare import lower_is_better, paired_scores
 from ragmeter.result import EvaluationResult
 
 
@@ -22,6 +22,7 @@ class MovedSample(BaseModel):
     delta: float
     reason_before: str = ""
     reason_after: str = ""
+    better: bool = False  # the change is an improvement (a fall, where lower is better)
 
 
 class RunComparison(BaseModel):
@@ -37,6 +38,7 @@ def moved_samples(current: EvaluationResult, baseline: EvaluationResult, metric:
     """The ``k`` paired samples whose ``metric`` changed most, either way, largest change first
     (ties by row); samples that did not move are left out."""
     moved = []
+    falling_is_better = lower_is_better(current, metric)
     for cur, base in paired_scores(current, baseline, metric):
         a, b = cur.scores[metric], base.scores[metric]
         assert a.value is not None and b.value is not None  # paired_scores keeps only scored pairs
@@ -44,6 +46,7 @@ def moved_samples(current: EvaluationResult, baseline: EvaluationResult, metric:
             moved.append(MovedSample(
                 metric=metric, row=cur.row, id=cur.id, question=cur.sample.question or "", before=b.value,
                 after=a.value, delta=a.value - b.value, reason_before=b.reason, reason_after=a.reason,
+                better=(a.value < b.value) if falling_is_better else (a.value > b.value),
             ))
     moved.sort(key=lambda m: (-abs(m.delta), m.row))
     return moved[:k]

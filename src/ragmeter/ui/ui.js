@@ -185,7 +185,7 @@
         moved.appendChild(el("tr", { className: "moved" }, [
           el("td", { text: m.metric }), el("td", { text: m.id || "row " + m.row }), el("td", { text: m.question }),
           el("td", { text: fmt(m.before) }), el("td", { text: fmt(m.after) }),
-          el("td", { className: m.delta > 0 ? "up" : "down", text: (m.delta > 0 ? "+" : "") + fmt(m.delta) }),
+          el("td", { className: m.better ? "up" : "down", text: (m.delta > 0 ? "+" : "") + fmt(m.delta) }),
           el("td", { className: "reason", text: m.reason_before }), el("td", { className: "reason", text: m.reason_after })
         ]));
       });
