@@ -242,3 +242,42 @@ def test_a_file_that_is_not_otlp_is_named(tmp_path):
         list(ingest_otlp(bad))
     done = CliRunner().invoke(app, ["ingest", str(bad), "-o", str(tmp_path / "x.jsonl")])
     assert done.exit_code == 2 and "line 2" in done.output
+
+
+def span(trace: str, span_id: str, parent: str | None, kind: str, start: int, **attributes: Any) -> dict[str, Any]:
+    attrs = [{"key": "openinference.span.kind", "value": {"stringValue": kind}}]
+    for key, value in attributes.items():
+        key = key.replace("__", ".")
+        attrs.append({"key": key, "value": {"intValue": str(value)} if isinstance(value, int) else {"stringValue": value}})
+    return {"traceId": trace, "spanId": span_id, **({"parentSpanId": parent} if parent else {}), "name": kind.lower(),
+            "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 10), "attributes": attrs}
+
+
+def docs(prefix: str, texts: list[str]) -> dict[str, str]:
+    return {f"{prefix}__{i}__document__content": t for i, t in enumerate(texts)}
+
+
+def test_the_mapping_rules_on_hand_built_spans(caplog):
+    """Nested retrievers count once (the outer ranking), a reranker's output wins, a JSON
+    input gives its question field, the last LLM span gives the answer, and a trace with no
+    question is skipped with a warning naming it."""
+    spans = [
+        span("t1", "root", None, "CHAIN", 0, input__value=json.dumps({"question": "Q1?", "history": []})),
+        span("t1", "ens", "root", "RETRIEVER", 1, **docs("retrieval.documents", ["b", "a", "c"])),
+        span("t1", "inner", "ens", "RETRIEVER", 2, **docs("retrieval.documents", ["a", "b"])),
+        span("t1", "llm1", "root", "LLM", 5, **{"llm.output_messages.0.message.content": "draft"}),
+        span("t1", "llm2", "root", "LLM", 9, **{"llm.output_messages.0.message.content": "final answer"}),
+        span("t2", "root2", None, "CHAIN", 20, input__value="Q2?", output__value="from the root"),
+        span("t2", "ret2", "root2", "RETRIEVER", 21, **docs("retrieval.documents", ["x", "y", "z"])),
+        span("t2", "rr2", "root2", "RERANKER", 22, **docs("reranker.output_documents", ["z", "x"])),
+        span("t3", "root3", None, "CHAIN", 30),
+    ]
+    request = {"resourceSpans": [{"resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "rag"}}]},
+                                  "scopeSpans": [{"spans": spans}]}]}
+    records = list(ingest_otlp(request))
+    assert [(r["question"], r["answer"], r["contexts"]) for r in records] == [
+        ("Q1?", "final answer", ["b", "a", "c"]),
+        ("Q2?", "from the root", ["z", "x"]),
+    ]
+    assert records[0]["metadata"]["service"] == "rag" and records[0]["id"] == "t1"
+    assert "trace t3: skipped" in caplog.text

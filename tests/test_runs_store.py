@@ -229,3 +229,21 @@ def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, store_url, monkeypatch
     assert store.get(record.run).samples == 30
     assert store.load(record.run) == EvaluationResult.load(tmp_path / "ray.json")
     assert store.load(record.run).samples == store.load(local.run).samples
+
+
+def test_the_stored_interval_is_the_normal_approximation():
+    import math
+    import statistics
+
+    from ragmeter.runs import RunningStats
+
+    values = [0.1, 0.9, 0.5, 0.5, 0.7, 0.3, 1.0, 0.0]
+    stats = RunningStats()
+    for v in values:
+        stats.add(v)
+    half = 1.959963984540054 * statistics.stdev(values) / math.sqrt(len(values))
+    assert stats.mean == pytest.approx(statistics.fmean(values))
+    assert stats.interval() == pytest.approx((statistics.fmean(values) - half, statistics.fmean(values) + half))
+    one = RunningStats()
+    one.add(0.4)
+    assert one.interval() == (None, None)

@@ -14,6 +14,7 @@ from ragmeter.runs._compare import MovedSample, RunComparison, compare_runs, mov
 from ragmeter.runs._mask import mask_secrets, mask_text
 from ragmeter.runs._models import MetricStats, RunSummary
 from ragmeter.runs._recorder import Record, RunRecorder, open_recorder
+from ragmeter.runs._stats import RunningStats
 from ragmeter.runs._store import ENV_STORE, RunNotFound, RunStore, store_url
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "RunComparison",
     "RunNotFound",
     "RunRecorder",
+    "RunningStats",
     "RunStore",
     "RunSummary",
     "compare_runs",
