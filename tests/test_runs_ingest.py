@@ -281,3 +281,41 @@ def test_the_mapping_rules_on_hand_built_spans(caplog):
     ]
     assert records[0]["metadata"]["service"] == "rag" and records[0]["id"] == "t1"
     assert "trace t3: skipped" in caplog.text
+
+
+def test_langchain_handler_counts_a_nested_retriever_once_and_skips_a_failed_run(tmp_path):
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.runnables import RunnableLambda
+
+    class Inner(BaseRetriever):
+        def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+            return [Document(page_content=DOCS[i]) for i in ranked(query, 4)]
+
+    class Reversed(BaseRetriever):
+        """Calls Inner (a child run) and returns its top 2 in reverse: the ranking that counts."""
+
+        inner: BaseRetriever
+
+        def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+            found = self.inner.invoke(query, config={"callbacks": run_manager.get_child()})
+            return list(reversed(found[:2]))
+
+    retriever = Reversed(inner=Inner())
+    chain = RunnableLambda(lambda q: {"answer": "ok", "n": len(retriever.invoke(q))})
+    path = tmp_path / "traffic.jsonl"
+    handler = langchain_handler(path)
+    chain.invoke(QUESTIONS[0], config={"callbacks": [handler]})
+
+    def broken(q: str) -> str:
+        retriever.invoke(q)
+        raise RuntimeError("the app failed")
+
+    with pytest.raises(RuntimeError):
+        RunnableLambda(broken).invoke(QUESTIONS[1], config={"callbacks": [handler]})
+    written = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(written) == 1
+    top = ranked(QUESTIONS[0], 4)
+    assert written[0]["contexts"] == [DOCS[top[1]], DOCS[top[0]]]
+    assert written[0]["answer"] == "ok" and written[0]["question"] == QUESTIONS[0]
