@@ -247,3 +247,14 @@ def test_the_stored_interval_is_the_normal_approximation():
     one = RunningStats()
     one.add(0.4)
     assert one.interval() == (None, None)
+
+
+def test_a_dry_run_records_nothing(tmp_path, store_url, monkeypatch):
+    from ragmeter import estimate
+
+    monkeypatch.setenv("RAGMETER_RUNS", store_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    guess = estimate(write_rows(tmp_path / "d.jsonl", 3), ["faithfulness"], judge="openai:gpt-4o-mini@http://127.0.0.1:9/v1",
+                     show_progress=False, cache=False)
+    assert guess.calls > 0  # it went through the engine, counting the calls a real run would make
+    assert RunStore(store_url).list() == []

@@ -6,37 +6,14 @@ table.txt`` captures only the results.
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.logging import RichHandler
 
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.tables import print_result
-
-app = typer.Typer(
-    name="ragmeter",
-    help="Score RAG pipelines metric by metric, with an LLM judge or with no key at all.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console()
-err = Console(stderr=True)
-
-
-def _setup_logging(verbose: bool) -> None:
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(message)s",
-        handlers=[RichHandler(console=err, show_path=False, show_time=False)],
-        force=True,
-    )
-    for noisy in ("httpx", "httpcore", "openai", "sentence_transformers", "urllib3"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def _parse_band(value: str) -> tuple[float, float]:
@@ -45,18 +22,6 @@ def _parse_band(value: str) -> tuple[float, float]:
     except ValueError:
         raise typer.BadParameter(f"--escalate-band takes LOW,HIGH (e.g. 0.25,0.75), not {value!r}")
     return low, high
-
-
-def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
-    prices: dict[str, tuple[float, float]] = {}
-    for value in values:
-        try:
-            model, _, pair = value.partition("=")
-            prompt, _, completion = pair.partition(",")
-            prices[model] = (float(prompt), float(completion or 0))
-        except ValueError:
-            raise typer.BadParameter(f"--price takes MODEL=PROMPT_USD_PER_M,COMPLETION_USD_PER_M, not {value!r}")
-    return prices
 
 
 @app.command()
@@ -97,7 +62,7 @@ def evaluate(
     from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
@@ -114,7 +79,7 @@ def evaluate(
     judge_options = {
         "timeout": timeout,
         "max_attempts": max_attempts,
-        "prices": _parse_prices(price) or None,
+        "prices": parse_prices(price) or None,
         "verifier": verifier,
         "band": _parse_band(band),
         "threads": threads,
@@ -191,7 +156,7 @@ def show_prompts(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the prompts as JSON, to edit and pass back with `evaluate --prompts`."),
 ) -> None:
     """Show every task prompt the LLM judge receives (instruction and few-shot example)."""
-    from ragmeter.facts import DEFAULT_PROMPTS
+    from ragmeter.judgements import DEFAULT_PROMPTS
 
     if out_path is not None:
         out_path.write_text(DEFAULT_PROMPTS.to_json(), encoding="utf-8")
@@ -213,7 +178,7 @@ def demo(
     RAG app over it, evaluate with the local judge, write the HTML report, apply the gate."""
     from ragmeter.demo.chain import run_demo
 
-    _setup_logging(False)
+    setup_logging(False)
     err.print("[bold]ragmeter demo[/bold]: documents -> test set -> app -> scores -> report -> gate, "
               "offline (local judge: spaCy + MiniLM; an LLM judge is one --judge away in each step's command)")
     outcome = run_demo(out_dir, size=size, show_progress=not quiet,
@@ -226,7 +191,8 @@ def demo(
     out.print(f"done in {total:.0f} s. Open the report: [bold]{outcome.report.resolve()}[/bold]")
 
 
-# the other commands live in their own files and register themselves on ``app``
+# the other commands live in their own files and register themselves on ``app`` (from
+# ``cli.console``, so none of them imports this module back)
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401

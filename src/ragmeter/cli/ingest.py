@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
 
 
 @app.command("ingest")
@@ -20,7 +20,7 @@ def ingest(
     order, last LLM span -> answer. Evaluate the result with `ragmeter evaluate`."""
     from ragmeter.ingest import TraceFileError, ingest_otlp
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     count = 0
     tmp = out_path.with_name(f".{out_path.name}.tmp")
     out_path.parent.mkdir(parents=True, exist_ok=True)

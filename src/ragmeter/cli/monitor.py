@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
 
 
 @app.command("monitor")
@@ -27,7 +27,7 @@ def monitor(
     metric fell below the recent production runs by more than this run's interval."""
     from ragmeter.monitor import monitor as run_monitor
 
-    _setup_logging(False)
+    setup_logging(False)
     try:
         report = run_monitor(traffic, metrics=[m.strip() for m in metrics.split(",") if m.strip()], judge=judge,
                              hours=hours or None, size=size, seed=seed, store=store, tags=tag, recent=recent,

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 from rich.table import Table
 
-from ragmeter.cli.app import app, err, out
+from ragmeter.cli.console import app, err, out
 
 runs_app = typer.Typer(help="Runs recorded by `ragmeter evaluate` (see docs/runs.md).", no_args_is_help=True)
 app.add_typer(runs_app, name="runs")

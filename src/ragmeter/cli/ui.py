@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err
+from ragmeter.cli.console import app, err, setup_logging
 
 
 @app.command("ui")
@@ -21,7 +21,7 @@ def ui(
     from ragmeter.cli.runs import open_store
     from ragmeter.ui import required_token, serve
 
-    _setup_logging(False)
+    setup_logging(False)
     try:
         required_token(host, token)
     except ValueError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
 from ragmeter.embedders.protocol import Embedder
@@ -55,7 +55,7 @@ def parse_spec(spec: str, *, threads: int | None = None) -> Embedder:
 def get_embedder(
     spec: EmbedderSpec = "local",
     *,
-    cache: DiskCache | None | bool = True,
+    cache: CacheSetting = True,
     threads: int | None = None,
 ) -> Embedder:
     """An embedder from a spec string (see ``SPEC_FORMS``), or ``spec`` itself if it is one.
@@ -70,14 +70,7 @@ def get_embedder(
         spec = "local"
     if isinstance(spec, str):
         embedder = parse_spec(spec, threads=threads)
-        if cache is True:
-            store: DiskCache | None = DiskCache()
-        elif isinstance(cache, DiskCache):
-            store = cache
-        elif cache is None or cache is False:
-            store = None
-        else:
-            raise TypeError(f"cache must be True, False, None or a DiskCache; got {cache!r}")
+        store = open_cache(cache)
     elif isinstance(spec, Embedder):
         embedder = spec
         store = cache if isinstance(cache, DiskCache) else None

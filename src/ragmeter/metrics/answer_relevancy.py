@@ -22,8 +22,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ragmeter.data import Sample
-from ragmeter.facts import Need, SampleFacts, needs
-from ragmeter.facts.outputs import QuestionCoverage
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need, needs
+from ragmeter.judgements.outputs import QuestionCoverage
 from ragmeter.metrics.answer_similarity import cosine_similarity
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ragmeter.data import Sample
-from ragmeter.facts import Need, SampleFacts, needs
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 

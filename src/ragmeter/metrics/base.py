@@ -11,7 +11,8 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ragmeter.data import Sample
-from ragmeter.facts import Need, SampleFacts
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need
 from ragmeter.metrics.score import MetricScore
 
 

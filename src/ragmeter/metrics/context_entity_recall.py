@@ -18,7 +18,8 @@ from typing import Iterable
 
 from ragmeter.data import Sample
 from ragmeter.errors import NoEntities
-from ragmeter.facts import Need, SampleFacts, needs
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 

@@ -14,7 +14,8 @@ from typing import Sequence
 
 from ragmeter.data import Sample
 from ragmeter.errors import NoClaims
-from ragmeter.facts import Need, SampleFacts, needs
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 

@@ -19,8 +19,8 @@ from typing import Any, Sequence
 from pydantic import BaseModel, create_model
 
 from ragmeter.errors import JudgeOutputInvalid
-from ragmeter.facts.tasks import SECTION_ORDER, Sections, Task
-from ragmeter.judges.protocol import Judge, Message
+from ragmeter.judgements.tasks import SECTION_ORDER, Outcome, Sections, Task
+from ragmeter.judges.protocol import FreeFormJudge, Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence, fence_numbered
 from ragmeter.prompts.template import PromptSet
 
@@ -30,10 +30,6 @@ SYSTEM = (
     "with one JSON object that has one key per task. Write claims, questions and reasons in "
     "the language of the texts."
 )
-
-Outcome = BaseModel | Exception
-"""A task's answer, or the typed error that stopped it."""
-
 
 @lru_cache(maxsize=1024)
 def bundle_type(fields: tuple[tuple[str, type[BaseModel]], ...]) -> type[BaseModel]:
@@ -75,7 +71,7 @@ def bundle_messages(tasks: Sequence[Task], sections: Sections, prompts: PromptSe
 
 
 async def ask(
-    judge: Judge,
+    judge: FreeFormJudge,
     tasks: Sequence[Task],
     sections: Sections,
     prompts: PromptSet,
@@ -90,7 +86,7 @@ async def ask(
     return {t.key: getattr(reply, t.key) for t in tasks}
 
 
-async def ask_all(judge: Judge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet) -> dict[str, Outcome]:
+async def ask_all(judge: FreeFormJudge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet) -> dict[str, Outcome]:
     """Every task's outcome: one bundled call, split into single-task calls if its reply is unusable."""
     if not tasks:
         return {}
@@ -112,7 +108,7 @@ async def ask_all(judge: Judge, tasks: Sequence[Task], sections: Sections, promp
 
 
 async def ask_votes(
-    judge: Judge, task: Task, sections: Sections, prompts: PromptSet, votes: int, temperature: float
+    judge: FreeFormJudge, task: Task, sections: Sections, prompts: PromptSet, votes: int, temperature: float
 ) -> list[BaseModel]:
     """``votes`` independent answers to one task, each its own call (a repeated request would
     only replay the cache). Sampled with ``temperature`` so the votes can differ."""
@@ -123,8 +119,3 @@ async def ask_votes(
 
     return list(await asyncio.gather(*(one(k) for k in range(1, votes + 1))))
 
-
-def as_result(outcome: Any) -> Any:
-    if isinstance(outcome, Exception):
-        raise outcome
-    return outcome

@@ -12,11 +12,14 @@ from typing import Callable
 
 from pydantic import BaseModel
 
-from ragmeter.facts.needs import DEPENDS_ON, Need
-from ragmeter.facts.outputs import Claims, Critique, Entities, questions_type, sentence_selection_type, verdicts_type
+from ragmeter.judgements.needs import DEPENDS_ON, Need
+from ragmeter.judgements.outputs import Claims, Critique, Entities, questions_type, sentence_selection_type, verdicts_type
 
 Sections = dict[str, "str | list[str]"]
 """Tag name -> text, or list of texts for numbered tags, in the order they are shown."""
+
+Outcome = BaseModel | Exception
+"""A task's answer, or the typed error that stopped it."""
 
 SECTION_ORDER = ("question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim")
 
@@ -81,3 +84,10 @@ def make_task(need: Need, sections: Sections) -> Task | None:
 def empty_output(need: Need) -> BaseModel:
     """The answer to a task with nothing to judge: no verdicts."""
     return verdicts_type(0)(verdicts=[])
+
+
+def as_result(outcome: Outcome) -> BaseModel:
+    """The answer in ``outcome``; the typed error it holds is raised."""
+    if isinstance(outcome, Exception):
+        raise outcome
+    return outcome
