@@ -97,7 +97,7 @@ def evaluate(
         return
     from ragmeter.runs import Record
 
-    recording = Record(store=store, tags=tag) if record else False
+    recording = Record(store=store, tags=tag) if record else None
     try:
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
         the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
@@ -118,7 +118,7 @@ def evaluate(
             keep_samples=show_samples or out_path is None,
             engine=engine,
             ray_address=ray_address,
-            record=recording,
+            record=recording if recording is not None else False,
         )
     except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:  # ImportError: --engine ray without ray
         err.print(f"[red]error:[/red] {exc}")
@@ -129,7 +129,7 @@ def evaluate(
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")
-    if recording and recording.run:
+    if recording is not None and recording.run:
         err.print(f"run recorded as {recording.run} (`ragmeter runs show {recording.run}`)")
 
 

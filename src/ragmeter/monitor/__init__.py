@@ -70,8 +70,8 @@ def monitor(
     watches = []
     for name in result.metric_names:
         stats = current.summary.get(name) if current and current.summary else None
-        recent_means = [r.summary[name].mean for r in before
-                        if r.summary and name in r.summary and r.summary[name].mean is not None][:recent]
+        means = (r.summary[name].mean for r in before if r.summary and name in r.summary)
+        recent_means = [m for m in means if m is not None][:recent]
         watches.append(watch_metric(
             name, stats.mean if stats else None, stats.ci_low if stats else None, stats.ci_high if stats else None,
             recent_means, lower_is_better=name in result.info.lower_is_better,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
@@ -28,6 +28,10 @@ OFF_VALUES = ("off", "none", "0", "false", "no")
 SQLITE_BUSY_TIMEOUT_S = 120.0
 """How long a writer waits for another process's transaction: a batch takes milliseconds, but
 a busy disk under a 100,000-sample run can stretch one to seconds."""
+
+
+Runs = list[RunSummary]
+"""(``RunStore.list`` shadows the builtin inside the class.)"""
 
 
 class RunNotFound(RagmeterError, LookupError):
@@ -114,7 +118,7 @@ class RunStore:
         dataset: str | None = None,
         status: str | None = None,
         limit: int | None = None,
-    ) -> list[RunSummary]:
+    ) -> Runs:
         """Runs, newest first. ``dataset`` matches a fingerprint prefix or the source file's name."""
         query = sa.select(schema.runs).order_by(schema.runs.c.started.desc())
         if tag:
@@ -219,7 +223,7 @@ class RunStore:
             )
         return Path(path)
 
-    def trend(self, dataset: str, *, tag: str | None = None, limit: int | None = None) -> list[RunSummary]:
+    def trend(self, dataset: str, *, tag: str | None = None, limit: int | None = None) -> Runs:
         """Finished runs of one test set (fingerprint prefix or source name), oldest first."""
         runs = self.list(dataset=dataset, tag=tag, status="finished", limit=limit)
         return list(reversed(runs))
@@ -235,10 +239,10 @@ class RunStore:
             conn.execute(sa.delete(schema.runs).where(schema.runs.c.id == run_id))
         return run_id
 
-    def add_tags(self, run: str, tags: list[str]) -> None:
+    def add_tags(self, run: str, tags: Sequence[str]) -> None:
         run_id = self.resolve(run)
         with self.engine.begin() as conn:
-            current = conn.execute(sa.select(schema.runs.c.tags).where(schema.runs.c.id == run_id)).scalar_one()
+            current: list[str] = conn.execute(sa.select(schema.runs.c.tags).where(schema.runs.c.id == run_id)).scalar_one()
             new = [t for t in dict.fromkeys(tags) if t not in current]
             if new:
                 conn.execute(schema.run_tags.insert(), [{"run": run_id, "tag": t} for t in new])

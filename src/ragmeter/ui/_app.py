@@ -20,7 +20,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Callable
 
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
@@ -193,7 +193,7 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None)
 
     @app.get("/assets/{name}")
     def asset(name: str) -> Response:
-        assets = {
+        assets: dict[str, tuple[Callable[[], str], str]] = {
             "plotly.js": (_plotly_js, "text/javascript"),
             "ui.js": (lambda: _asset("ragmeter.ui", "ui.js"), "text/javascript"),
             "ui.css": (lambda: _asset("ragmeter.ui", "ui.css"), "text/css"),
