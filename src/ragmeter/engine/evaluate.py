@@ -38,7 +38,7 @@ from ragmeter.judges.prompting import PROMPTING_CONCURRENCY
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
-from ragmeter.prompts.adapt import adapt
+from ragmeter.judges.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.result.writers import open_writer, result_format

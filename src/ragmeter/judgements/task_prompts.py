@@ -21,7 +21,7 @@ critique                   aspect critiques (the criterion is added per aspect)
 =========================  ==============================================================
 
 Examples are kept to one short line each: they are sent with every call, so every word
-costs tokens on every sample. ``ragmeter.prompts.adapt`` translates them.
+costs tokens on every sample. ``ragmeter.judges.adapt`` translates them.
 """
 
 from __future__ import annotations
