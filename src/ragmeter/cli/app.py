@@ -13,7 +13,10 @@ from typing import Optional
 import typer
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
-from ragmeter.cli.tables import print_result
+from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
+from ragmeter.cli.tables import nothing_scored, print_result
+from ragmeter.data import empty_message
+from ragmeter.extras import check
 
 
 def _parse_band(value: str) -> tuple[float, float]:
@@ -47,12 +50,16 @@ def evaluate(
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
-    engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter[ray]'; see docs/scale.md)."),
+    engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter\\[ray]'; see docs/scale.md)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --engine ray: the Ray cluster to use (e.g. auto, ray://HOST:10001); default a local Ray."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
-    """Evaluate a dataset and print a summary table (and write --out)."""
+    """Evaluate a dataset and print a summary table (and write --out).
+
+    Exit code 0 when scores were computed, 1 when nothing could be scored (an empty file,
+    every row invalid, every score failed), 2 for a configuration error (a missing key or
+    extra, an unknown metric, a bad option)."""
     import os
 
     from ragmeter.calls.cache import DiskCache
@@ -63,36 +70,39 @@ def evaluate(
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
-    from ragmeter.metrics import AspectCritique
+    from ragmeter.metrics import AspectCritique, get_metric
     from ragmeter.prompts import PromptSet
 
-    chosen: list = [m.strip() for m in metrics.split(",") if m.strip()]
-    for spec in critique:
-        name, sep, criterion = spec.partition("=")
-        if not sep or not name.strip() or not criterion.strip():
-            raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
-        chosen.append(AspectCritique(name, criterion))
-    prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
-    judge_options = {
-        "timeout": timeout,
-        "max_attempts": max_attempts,
-        "prices": parse_prices(price) or None,
-        "verifier": verifier,
-        "band": _parse_band(band),
-        "threads": threads,
-    }
+    with plain_errors():
+        chosen: list = [m.strip() for m in metrics.split(",") if m.strip()]
+        for spec in critique:
+            name, sep, criterion = spec.partition("=")
+            if not sep or not name.strip() or not criterion.strip():
+                raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
+            chosen.append(AspectCritique(name, criterion))
+        resolved = [get_metric(m) if isinstance(m, str) else m for m in chosen]
+        check_setup(judge, embedder, uses_judge=any(m.uses_judge for m in resolved),
+                    uses_embedder=any(m.uses_embedder for m in resolved))
+        prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
+        judge_options = {
+            "timeout": timeout,
+            "max_attempts": max_attempts,
+            "prices": parse_prices(price) or None,
+            "verifier": verifier,
+            "band": _parse_band(band),
+            "threads": threads,
+        }
+    if (empty := empty_message(data)) is not None:
+        fail(f"nothing to score: {empty}", EXIT_FAILED)
     if dry_run:
         from ragmeter.engine import estimate
 
-        try:
+        with plain_errors(), keys_not_needed():
             guess = estimate(data, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
-        except (ValueError, TypeError, FileNotFoundError) as exc:
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
-    try:
+    with plain_errors("finished scores are in the journal; run the same command again to resume"):
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
         the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
         result = run_evaluate(
@@ -113,15 +123,11 @@ def evaluate(
             engine=engine,
             ray_address=ray_address,
         )
-    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:  # ImportError: --engine ray without ray
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2)
-    except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/yellow]: finished scores are in the journal; run the same command again to resume")
-        raise typer.Exit(130)
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")
+    if (nothing := nothing_scored(result, data)) is not None:
+        fail(nothing, EXIT_FAILED)
 
 
 @app.command("metrics")
@@ -167,6 +173,9 @@ def demo(
 ) -> None:
     """The whole chain offline: generate a test set from bundled documents, run a bundled
     RAG app over it, evaluate with the local judge, write the HTML report, apply the gate."""
+    with plain_errors():
+        check("local", "the demo (it uses the local judge)")
+        check("docs", "the demo (it reads documents)")
     from ragmeter.demo.chain import run_demo
 
     setup_logging(False)

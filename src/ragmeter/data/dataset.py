@@ -489,6 +489,42 @@ def parquet_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 row += 1
 
 
+def empty_message(source: str | Path | None) -> str | None:
+    """Why a file gave no rows at all, in words ("data.jsonl is empty"), or None when it is not
+    a file or holds something. For a run with nothing to score: "0 samples" alone leaves the
+    user to guess whether the file, the format or ragmeter is at fault."""
+    if source is None:
+        return None
+    path = Path(source)
+    try:
+        if not path.is_file():
+            return None
+        if path.stat().st_size == 0:
+            return f"{path} is empty (0 bytes)"
+        suffix = path.suffix.lower()
+        if suffix in PARQUET_SUFFIXES:
+            import pyarrow.parquet as pq
+
+            rows = pq.ParquetFile(path).metadata.num_rows
+            return f"{path} has no rows" if rows == 0 else None
+        lines: list[str] = []
+        with path.open(encoding="utf-8-sig", errors="replace") as f:
+            for line in f:  # two non-blank lines settle it; a big file is not read through
+                if line.strip():
+                    lines.append(line.strip())
+                    if len(lines) == 2:
+                        break
+    except OSError:
+        return None
+    if not lines:
+        return f"{path} is empty (only blank lines)"
+    if suffix == ".csv" and len(lines) == 1:
+        return f"{path} has a header row but no rows"
+    if suffix == ".json" and "".join(lines) in ("[]", "{}"):
+        return f"{path} is an empty JSON array"
+    return None
+
+
 def unknown_extension(path: Path) -> str:
     return (
         f"cannot tell the format of {str(path)!r} from its extension {path.suffix!r}; "

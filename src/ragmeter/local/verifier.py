@@ -23,6 +23,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from ragmeter.extras import require
 from ragmeter.local import nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 
@@ -531,8 +532,8 @@ class CrossEncoderVerifier:
                 from transformers.utils import logging as hf_logging
             except ImportError as exc:
                 raise LocalModelUnavailable(
-                    "an NLI verifier needs transformers and torch "
-                    "(pip install torch transformers)") from exc
+                    "an NLI verifier needs transformers and torch: "
+                    "pip install 'ragmeter[local]'") from exc
             hf_logging.disable_progress_bar()
             try:
                 tokenizer = AutoTokenizer.from_pretrained(
@@ -585,7 +586,7 @@ class CrossEncoderVerifier:
     def support(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:
             return []
-        import torch
+        torch = require("local", "torch", "the NLI verifier")
 
         tokenizer, model, index = self._load()
         out: list[float] = []

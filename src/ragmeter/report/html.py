@@ -1,4 +1,4 @@
-"""The report page: one HTML file with its CSS, plotly.js and a small script inlined.
+"""The report page: one HTML file with its CSS, plotly.js (a partial bundle) and a small script inlined.
 
 Why inlined: the report is opened from a CI artefact, an e-mail or a laptop on a train, so
 it must work offline and alone; plotly.js is included once for all charts. The static
@@ -57,18 +57,27 @@ def _asset(name: str) -> str:
     return resources.files("ragmeter.report").joinpath(name).read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=1)
-def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
+PLOTLY_BUNDLE = "plotly-basic.min.js.gz"
+"""plotly.js 4.1.1, the "basic" partial bundle (scatter, bar, pie: the report draws bars and
+scatter points only), from the npm package plotly.js-basic-dist-min (MIT), gzipped. Inlined
+it is 1.2 MB where the full bundle that the plotly package ships is 4.8 MB: a report of 21
+samples went from 5 MB to about 1.2 MB and still works offline."""
 
-    return get_plotlyjs()
+
+@lru_cache(maxsize=1)
+def plotly_bundle() -> str:
+    """The plotly.js source the page inlines (read once per process)."""
+    import gzip
+
+    return gzip.decompress(resources.files("ragmeter.report").joinpath(PLOTLY_BUNDLE).read_bytes()).decode("utf-8")
 
 
 def _table(head: Iterable[str], rows: Iterable[Iterable[str]], cls: str = "") -> str:
     """``head`` and cells are already HTML (escaped by the caller)."""
     thead = "".join(f"<th>{h}</th>" for h in head)
     body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="{cls}"><thead><tr>{thead}</tr></thead><tbody>{body}</tbody></table>'
+    # in a scrolling box: at 800 px a wide table (usage, baseline) scrolls instead of widening the page
+    return f'<div class="tablewrap"><table class="{cls}"><thead><tr>{thead}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
 def _bar(value: float | None, higher_is_better: bool) -> str:
@@ -125,7 +134,7 @@ def _summary(result: EvaluationResult, summary: dict[str, MetricSummary]) -> str
     n = len(result.samples)
     rows = []
     for name, s in summary.items():
-        meta = metric_meta(name)
+        meta = metric_meta(name, result.info.metrics.get(name))
         notes = []
         if not meta.higher_is_better:
             notes.append("lower is better")
@@ -320,14 +329,14 @@ def render_report(
         if baseline is not None and name in baseline.info.metrics:
             base_values = [v for v in baseline.scores(name) if v is not None]
         figure = charts.histogram_figure(values, baseline_values=base_values,
-                                         higher_is_better=metric_meta(name).higher_is_better)
+                                         higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
         chart_specs.append({"id": f"chart-{i}", "figure": figure})
     compare_figure = charts.comparison_figure(comparisons) if comparisons else None
     if compare_figure is not None:
         chart_specs.append({"id": "chart-compare", "figure": compare_figure})
 
     data = {
-        "metrics": [metric_meta(name).to_json() for name in metrics],
+        "metrics": [metric_meta(name, result.info.metrics.get(name)).to_json() for name in metrics],
         "charts": chart_specs,
         "hasBaseline": baseline is not None,
         "samples": [sample_record(s, metrics, b) for s, b in zip(result.samples, matches)],
@@ -350,7 +359,7 @@ def render_report(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{esc(title)}</title>"
         f"<style>{_asset('report.css')}</style>"
-        f"<script>{_plotly_js()}</script>"
+        f"<script>{plotly_bundle()}</script>"
         f"</head><body>{body}"
         f'<script type="application/json" id="report-data">{dumps_for_script(data)}</script>'
         f"<script>{_asset('report.js')}</script>"
