@@ -5,7 +5,8 @@ errors attached. Each error has a stable ``kind`` (its class name) that survives
 result file read back, a CI log or a dashboard can group failures by cause.
 
 ``transient`` says whether trying again later may succeed (rate limits, timeouts, a server
-that was down). A resumed run recomputes transient failures and keeps the others.
+that was down, a reply that was cut off). A resumed run recomputes transient failures and
+keeps the others; the engine asks the error, never a list of kinds.
 """
 
 from __future__ import annotations
@@ -67,7 +68,12 @@ class JudgeRequestRejected(JudgeError):
 
 
 class JudgeOutputInvalid(JudgeError):
-    """The judge's output did not parse or validate, even after one repair re-ask."""
+    """The judge's output did not parse or validate, even after one repair re-ask.
+
+    Transient: an invalid reply is never cached, so a later try sends the request again and a
+    server that was truncating or garbling replies under load may answer well."""
+
+    transient = True
 
 
 class NeedsLLMJudge(JudgeError):
