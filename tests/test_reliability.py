@@ -80,3 +80,24 @@ def test_a_repaired_conversation_caches_only_the_reply_that_validated(server, tm
 
 def _keys(cache: DiskCache) -> list[str]:
     return [k for (k,) in cache._db.execute("SELECT key FROM entries WHERE namespace = 'chat'")]
+
+
+# --- 4. a resumed, partly finished sample sends the requests an uninterrupted run sends ---
+
+
+def test_resuming_a_partly_finished_sample_replays_its_requests_from_the_cache(server, tmp_path):
+    metrics = ["faithfulness", "answer_relevancy", "context_recall"]
+    journal = tmp_path / "journal.jsonl"
+    first = run(server, [PARIS], metrics, journal=journal)
+    # as if killed after one of the sample's scores was journaled and before the others
+    lines = journal.read_text().splitlines()
+    kept = [line for line in lines if json.loads(line).get("metric") not in ("answer_relevancy", "context_recall")]
+    assert len(kept) == len(lines) - 2
+    journal.write_text("\n".join(kept) + "\n")
+    calls = len(server.calls())
+    again = run(server, [PARIS], metrics, journal=journal)
+    assert again.info.resumed_scores == 1
+    assert len(server.calls()) == calls  # the cache served every request: they were the same
+    assert {n: s.value for n, s in again.samples[0].scores.items()} == {
+        n: s.value for n, s in first.samples[0].scores.items()
+    }

@@ -323,8 +323,10 @@ async def _run(
                 continue  # the run is failing: drain the queue so the reader never blocks
             row, fp, sample, scores, pending = item
             try:
-                # every judgement this sample's metrics will ask for, so each phase is one call
-                plan = [need for m in pending if _check_inputs(sample, m) is None for need in m.needs(sample)]
+                # every judgement the run's metrics ask of this sample, so each phase is one call;
+                # planned from all of them, not just the pending ones, so that a resumed sample
+                # sends the very requests (and cache keys) an uninterrupted run sends
+                plan = [need for m in chosen if _check_inputs(sample, m) is None for need in m.needs(sample)]
                 facts = SampleFacts(sample, judge, embedder, plan=plan, prompts=prompts)
                 await asyncio.gather(*(score_and_record(row, fp, sample, m, facts, scores) for m in pending))
                 sink.add(row, sample, scores)
