@@ -40,6 +40,12 @@ class MissingInput(InvalidInput):
     """A field a metric needs is absent, empty or blank."""
 
 
+class AppFailed(InvalidInput):
+    """The app under test failed on this row (``ragmeter run`` recorded its error in
+    ``metadata.app_error``), so the fields it should have produced are not there. One error
+    naming the app's failure, instead of a ``MissingInput`` per metric."""
+
+
 # --- judges and embedders ----------------------------------------------------------------
 
 

@@ -32,7 +32,7 @@ from ragmeter.data.stream import SampleStream, as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
-from ragmeter.errors import MissingInput
+from ragmeter.errors import AppFailed, MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judges.local import LocalJudge
@@ -63,10 +63,12 @@ def _open_cache(cache: DiskCache | str | Path | bool | None) -> DiskCache | None
 
 
 def _check_inputs(sample: Sample, metric: Metric) -> MetricScore | None:
-    missing = sample.missing(list(metric.required))
+    missing = metric.missing_inputs(sample)
     if not missing:
         return None
     fields = ", ".join(f"'{f}'" for f in missing)
+    if app_error := sample.metadata.get("app_error"):  # recorded by ``ragmeter run``
+        return MetricScore.failed(AppFailed(f"the app failed on this row ({app_error}), so {fields} is missing"))
     return MetricScore.failed(
         MissingInput(f"field {fields} missing or empty; {metric.name} needs {', '.join(metric.required)}")
     )
