@@ -120,7 +120,7 @@ def test_normalize_text():
 
 def test_tokenize_handles_other_scripts():
     assert tokenize("Einstein's theory (1915), E=mc²!") == [
-        "einstein", "s", "theory", "1915", "e", "mc2"
+        "einsteins", "theory", "1915", "e", "mc2"  # a mark inside a word joins, as exact match reads it
     ]
     assert tokenize("Москва — столица России.") == ["москва", "столица", "россии"]
     # combining vowel signs stay in their word (re's \w+ would cut "नमस्ते" in three)
