@@ -101,3 +101,62 @@ def test_resuming_a_partly_finished_sample_replays_its_requests_from_the_cache(s
     assert {n: s.value for n, s in again.samples[0].scores.items()} == {
         n: s.value for n, s in first.samples[0].scores.items()
     }
+
+
+# --- 3. credentials in a judge or embedder URL are masked everywhere, and still sent ----------
+
+CLI = [__import__("sys").executable, "-c", "from ragmeter.cli.app import main; main()"]
+PASSWORD, QUERY_KEY = "pw-SECRET-in-userinfo-31", "qk-SECRET-in-query-32"
+
+
+def test_credentials_in_urls_are_masked_in_every_output_and_still_sent(server, tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "data.jsonl").write_text(json.dumps(PARIS) + "\n")
+    url = f"http://alice:{PASSWORD}@127.0.0.1:{server.port}/v1?api-key={QUERY_KEY}&api-version=2024"
+    server.chat_responder = lambda request: Reply(status=503)  # failures write error messages and retry logs
+    command = [
+        *CLI, "evaluate", str(tmp_path / "data.jsonl"),
+        "--metrics", "faithfulness,answer_similarity", "--judge", f"openai:mock-judge@{url}",
+        "--embedder", f"openai:mock-embed@{url}", "--cache-dir", str(tmp_path / "cache"),
+        "--journal", str(tmp_path / "journal.jsonl"), "--out", str(tmp_path / "result.json"),
+        "--timeout", "2", "--max-attempts", "2", "--quiet", "-v",
+    ]
+    env = {**__import__("os").environ, "OPENAI_API_KEY": SECRET, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = subprocess.run([*CLI, "report", str(tmp_path / "result.json"),
+                             "--out", str(tmp_path / "report.html")], env=env, capture_output=True, text=True,
+                            timeout=120)
+    assert report.returncode == 0, report.stderr
+
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert result["info"]["judge"] == f"openai:mock-judge@http://***@127.0.0.1:{server.port}/v1?api-key=***&api-version=2024"
+    assert any(s["scores"]["faithfulness"]["error"] for s in result["samples"])  # a 503 was recorded
+    assert "127.0.0.1" in done.stderr  # -v logged the retries...
+    outputs = {"stdout": done.stdout, "stderr": done.stderr, "report stderr": report.stderr}
+    outputs.update({str(p): p.read_bytes().decode("utf-8", "replace") for p in tmp_path.rglob("*") if p.is_file()})
+    assert any("journal" in where for where in outputs) and any("cache.sqlite" in where for where in outputs)
+    for where, text in outputs.items():
+        for secret in (PASSWORD, QUERY_KEY, SECRET):
+            assert secret not in text, (secret, where)  # ...and masked every secret
+    # the query parameter was sent with every request and did not break its path
+    chat, embed = server.calls("/chat/completions"), server.calls("/embeddings")
+    assert chat and embed
+    assert all(f"api-key={QUERY_KEY}" in r.query for r in chat + embed)
+
+
+def test_credentials_in_urls_stay_out_of_the_api_result_and_python_logs(server, caplog):
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    url = f"http://alice:{PASSWORD}@127.0.0.1:{server.port}/v1?token={QUERY_KEY}"
+    server.script.append(Reply(status=503))
+    result = evaluate([PARIS], ["faithfulness"], judge=f"openai:mock-judge@{url}", show_progress=False,
+                      judge_options={"timeout": 2.0, "max_attempts": 2})
+    assert result.samples[0].scores["faithfulness"].value == 1.0
+    assert "HTTP Request" in caplog.text  # the HTTP client logged its requests, masked
+    for text in (caplog.text, result.model_dump_json()):
+        assert PASSWORD not in text and QUERY_KEY not in text
+    assert all(r.query == f"token={QUERY_KEY}" for r in server.calls("/chat/completions"))

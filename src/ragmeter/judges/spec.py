@@ -15,6 +15,7 @@ import os
 from dataclasses import dataclass
 
 from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.calls.usage import Prices
 from ragmeter.judges.cascade import DEFAULT_BAND, CascadeJudge
@@ -102,7 +103,7 @@ def get_judge(
     disk = DiskCache() if cache is True else (cache if isinstance(cache, DiskCache) else None)
     return LLMJudge(
         backend,
-        name=spec.strip(),
+        name=mask_secrets(spec.strip()),  # shown in run info, errors, logs: no credentials
         cache=disk,
         policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout),
         max_concurrency=max_concurrency,
