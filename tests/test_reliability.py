@@ -160,3 +160,37 @@ def test_credentials_in_urls_stay_out_of_the_api_result_and_python_logs(server, 
     for text in (caplog.text, result.model_dump_json()):
         assert PASSWORD not in text and QUERY_KEY not in text
     assert all(r.query == f"token={QUERY_KEY}" for r in server.calls("/chat/completions"))
+
+
+# --- 2. the judge's call options (timeout, attempts) reach the embedder too -----------------
+
+
+def test_the_api_gives_the_embedder_the_judge_options(server):
+    import time
+
+    server.script.append(Reply(delay=4.0))  # the embeddings endpoint hangs
+    started = time.monotonic()
+    result = run(server, [PARIS], ["answer_similarity"], journal=False, cache=False,
+                 judge_options={"timeout": 0.5, "max_attempts": 1})
+    assert time.monotonic() - started < 3.5  # one attempt of 0.5 s, not 5 of 60 s
+    score = result.samples[0].scores["answer_similarity"]
+    assert score.value is None and score.error.kind == "EmbedderError" and "0.5s" in score.error.message
+    assert len(server.calls("/embeddings")) == 1
+
+
+def test_the_cli_gives_the_embedder_timeout_and_max_attempts(server, tmp_path):
+    import os
+    import subprocess
+
+    (tmp_path / "data.jsonl").write_text(json.dumps(PARIS) + "\n")
+    server.script.append(Reply(delay=4.0))
+    command = [*CLI, "evaluate", str(tmp_path / "data.jsonl"), "--metrics", "answer_similarity",
+               "--embedder", f"openai:mock-embed@{server.base_url}", "--no-cache", "--no-resume",
+               "--cache-dir", str(tmp_path / "cache"), "--timeout", "0.5", "--max-attempts", "1", "--quiet",
+               "--out", str(tmp_path / "result.json")]
+    env = {**os.environ, "OPENAI_API_KEY": SECRET, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (sample,) = json.loads((tmp_path / "result.json").read_text())["samples"]
+    assert "timed out (0.5s per attempt) after 1 attempt(s)" in sample["scores"]["answer_similarity"]["error"]["message"]
+    assert len(server.calls("/embeddings")) == 1

@@ -161,7 +161,7 @@ async def aevaluate(
     _check_needs_distinct(chosen)
     disk = _open_cache(cache)
     the_judge = _build_judge(judge, disk, judge_options or {}) if any(m.uses_judge for m in chosen) else None
-    the_embedder = _build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
+    the_embedder = _build_embedder(embedder, disk, judge_options or {}) if any(m.uses_embedder for m in chosen) else None
     if concurrency is None:
         concurrency = default_concurrency(the_judge)
     prompt_set = _prompt_set(prompts)
@@ -399,10 +399,12 @@ def _build_judge(spec: Judge | str | None, disk: DiskCache | None, options: dict
     return get_judge(spec, cache=disk, **options)
 
 
-def _build_embedder(spec: Embedder | str | None, disk: DiskCache | None) -> Embedder:
+def _build_embedder(spec: Embedder | str | None, disk: DiskCache | None, options: dict[str, Any]) -> Embedder:
     from ragmeter.embedders.spec import get_embedder
 
-    return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False)
+    # the judge's call options bound the embedder's calls too (timeout, attempts)
+    return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False,
+                        timeout=options.get("timeout"), max_attempts=options.get("max_attempts"))
 
 
 def evaluate(data: Any, metrics: Sequence[Metric | str] | None = None, **options: Any) -> EvaluationResult:

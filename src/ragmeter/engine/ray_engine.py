@@ -189,7 +189,8 @@ class _BatchScorer:
         # to the actor's CPUs, so without it torch uses one thread per actor
         self.embedder = (
             get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                         threads=judge_options.get("threads"))
+                         threads=judge_options.get("threads"), timeout=judge_options.get("timeout"),
+                         max_attempts=judge_options.get("max_attempts"))
             if any(m.uses_embedder for m in metrics) else None
         )
 
