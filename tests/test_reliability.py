@@ -194,3 +194,29 @@ def test_the_cli_gives_the_embedder_timeout_and_max_attempts(server, tmp_path):
     (sample,) = json.loads((tmp_path / "result.json").read_text())["samples"]
     assert "timed out (0.5s per attempt) after 1 attempt(s)" in sample["scores"]["answer_similarity"]["error"]["message"]
     assert len(server.calls("/embeddings")) == 1
+
+
+# --- 5. a killed run's temporary result file does not outlive the next run ------------------
+
+
+def test_stale_temporaries_of_the_same_output_are_removed_and_live_ones_kept(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)  # that process has exited: its temporary is stale
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        out = tmp_path / "result.json"
+        stale = tmp_path / f".result.json.{dead_pid}.tmp"
+        running = tmp_path / f".result.json.{live.pid}.tmp"  # a concurrent run still writing
+        other = tmp_path / f".other.json.{dead_pid}.tmp"  # another output's: not ours to touch
+        for path in (stale, running, other):
+            path.write_text("half a result")
+        evaluate([{"question": "q", "answer": "Paris", "ground_truth": "Paris"}], ["exact_match"],
+                 out=out, journal=False, show_progress=False)
+        assert out.exists() and not stale.exists()
+        assert running.exists() and other.exists()
+    finally:
+        live.kill()
+        live.wait()
