@@ -220,3 +220,39 @@ def test_stale_temporaries_of_the_same_output_are_removed_and_live_ones_kept(tmp
     finally:
         live.kill()
         live.wait()
+
+
+# --- 6. two identical runs at once: every journal line stays whole --------------------------
+
+
+def _journal_writer(path: str, name: str, ready, go) -> None:
+    from ragmeter.engine.journal import Journal
+    from ragmeter.metrics.score import MetricScore
+
+    journal = Journal(path, {"run_id": "same-run", "ragmeter_version": "test"})
+    journal.open(fresh=False)
+    ready.wait()  # both journals are open before either writes
+    go.wait()
+    for row in range(400):
+        journal.append((row, f"fp-{name}", "faithfulness"), MetricScore.ok(0.5, f"{name} " + "x" * (row % 50)))
+    journal.close()
+
+
+def test_two_runs_of_one_identity_append_whole_lines_to_one_journal(tmp_path):
+    import multiprocessing
+
+    from ragmeter.engine.journal import Journal
+
+    path = tmp_path / "journal.jsonl"
+    context = multiprocessing.get_context("spawn")
+    ready, go = context.Barrier(2), context.Barrier(2)
+    workers = [context.Process(target=_journal_writer, args=(str(path), name, ready, go)) for name in ("a", "b")]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    lines = [line for line in path.read_text().splitlines() if line]
+    assert all(json.loads(line) for line in lines)  # no torn line
+    done = Journal(path, {"run_id": "same-run"}).read()
+    assert len(done) == 800  # every score of both runs
