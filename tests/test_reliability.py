@@ -256,3 +256,22 @@ def test_two_runs_of_one_identity_append_whole_lines_to_one_journal(tmp_path):
     assert all(json.loads(line) for line in lines)  # no torn line
     done = Journal(path, {"run_id": "same-run"}).read()
     assert len(done) == 800  # every score of both runs
+
+
+# --- 7. invalid UTF-8 on one line is that row's named input error ---------------------------
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_invalid_utf8_on_one_line_is_a_named_row_error_and_the_rest_is_scored(tmp_path, suffix):
+    rows = [{"question": "q", "answer": a, "ground_truth": "Paris"} for a in ("Paris", "Pa\udcffris", "Lyon")]
+    path = tmp_path / f"data{suffix}"
+    if suffix == ".jsonl":
+        text = "\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n"
+    else:
+        text = "question,answer,ground_truth\n" + "".join(f"{r['question']},{r['answer']},{r['ground_truth']}\n" for r in rows)
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))  # line 2 holds the byte 0xff
+    result = evaluate(path, ["exact_match"], journal=False, show_progress=False)
+    assert [s.scores["exact_match"].value for s in result.samples] == [1.0, 0.0]
+    (error,) = result.input_errors
+    assert error.row == 1 and error.line == (2 if suffix == ".jsonl" else 3)  # a CSV's line 1 is its header
+    assert "invalid UTF-8" in error.message and f"data{suffix}" in error.message
