@@ -275,3 +275,43 @@ def test_invalid_utf8_on_one_line_is_a_named_row_error_and_the_rest_is_scored(tm
     (error,) = result.input_errors
     assert error.row == 1 and error.line == (2 if suffix == ".jsonl" else 3)  # a CSV's line 1 is its header
     assert "invalid UTF-8" in error.message and f"data{suffix}" in error.message
+
+
+# --- 8. a judge that cannot be reached stops the run early, with one clear error ------------
+
+
+def _refused_url() -> str:
+    import socket
+
+    with socket.socket() as probe:  # a port that was just free: connections to it are refused
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_an_unreachable_judge_stops_the_run_early(tmp_path):
+    import time
+
+    from ragmeter.errors import JudgeUnavailable
+
+    records = [{**PARIS, "id": f"s{i}", "answer": f"Paris is the capital of France, says {i}."} for i in range(40)]
+    started = time.monotonic()
+    with pytest.raises(JudgeUnavailable, match="unreachable") as raised:
+        evaluate(records, ["faithfulness"], judge=f"openai:m@{_refused_url()}", show_progress=False,
+                 journal=tmp_path / "journal.jsonl", judge_options={"timeout": 2.0, "max_attempts": 5})
+    assert time.monotonic() - started < 15  # spending every attempt of every sample takes ~22 s (3 waves x 7.5 s)
+    assert raised.value.stops_run
+
+
+def test_the_cli_exits_non_zero_with_one_error_when_the_judge_is_unreachable(tmp_path):
+    import os
+    import subprocess
+
+    (tmp_path / "data.jsonl").write_text("\n".join(json.dumps({**PARIS, "id": f"s{i}"}) for i in range(20)) + "\n")
+    command = [*CLI, "evaluate", str(tmp_path / "data.jsonl"), "--metrics", "faithfulness",
+               "--judge", f"openai:m@{_refused_url()}", "--cache-dir", str(tmp_path / "cache"), "--quiet"]
+    env = {**os.environ, "OPENAI_API_KEY": SECRET, "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode not in (0, 1), (done.returncode, done.stderr)  # a chosen code, not a crash
+    assert "unreachable" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("error:") == 1

@@ -20,6 +20,10 @@ class RagmeterError(Exception):
     """Base of every error ragmeter raises on purpose."""
 
     transient: ClassVar[bool] = False
+    stops_run: ClassVar[bool] = False
+    """True for failures that make every remaining score fail the same way (an endpoint that
+    cannot be reached): the engine stops the run with this one error instead of recording it
+    on every score."""
 
     @property
     def kind(self) -> str:
@@ -57,6 +61,13 @@ class JudgeUnavailable(JudgeError):
     """The judge could not be reached or refused the request (connection, auth, 5xx)."""
 
     transient = True
+
+
+class EndpointUnreachable(JudgeUnavailable):
+    """Connections to the judge's or embedder's endpoint failed again and again with no answer
+    (see ``ragmeter.calls.breaker``): the run stops early with this one error."""
+
+    stops_run = True
 
 
 class RateLimited(JudgeUnavailable):

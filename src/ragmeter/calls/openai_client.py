@@ -162,7 +162,7 @@ class OpenAIConnection:
                 text, rate_limited=True, retry_after=parse_retry_after(exc.response.headers)
             ) from None
         if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-            raise TransientCallError(text) from None
+            raise TransientCallError(text, connection=not isinstance(exc, openai.APITimeoutError)) from None
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             if status >= 500 or status in _TRANSIENT_4XX:

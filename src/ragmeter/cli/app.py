@@ -97,6 +97,7 @@ def evaluate(
     from ragmeter.calls.cache import DiskCache
     from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
+    from ragmeter.errors import RagmeterError
 
     _setup_logging(verbose)
     if cache_dir is not None:
@@ -159,6 +160,11 @@ def evaluate(
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/yellow]: finished scores are in the journal; run the same command again to resume")
         raise typer.Exit(130)
+    except RagmeterError as exc:  # one that stops the run (an unreachable judge); others are scores
+        from rich.markup import escape
+
+        err.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise typer.Exit(3)
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")

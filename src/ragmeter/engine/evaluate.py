@@ -83,6 +83,8 @@ async def _score_one(metric: Metric, sample: Sample, facts: SampleFacts) -> Metr
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # every failure becomes a typed score, never a crash or a NaN
+        if getattr(exc, "stops_run", False):  # e.g. an unreachable judge: one error ends the run
+            raise
         return MetricScore.failed(exc)
 
 

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
@@ -76,6 +77,7 @@ class LLMJudge:
         self.cache = cache
         self.policy = policy or RetryPolicy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
+        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:
@@ -169,7 +171,7 @@ class LLMJudge:
 
         try:
             completion = await call_with_retries(
-                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name, breaker=self.breaker
             )
         except StructuredOutputUnsupported:
             raise
