@@ -13,6 +13,7 @@ error message (messages echoed by a server are scrubbed), and never in a cache k
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, Awaitable, Sequence
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
-from ragmeter.calls.retry import RetryPolicy, call_with_retries
+from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders._texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
@@ -104,6 +105,8 @@ class OpenAIEmbedder:
                 return await client.embeddings.create(model=self.model, input=chunk, encoding_format="float")
             except openai.OpenAIError as exc:
                 self.connection.raise_mapped(exc, self.name, EmbedderRejected, EmbedderError)
+            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON: worth another try
+                raise TransientCallError(f"{self.name}: the response body is not JSON ({exc})") from None
 
         try:
             response = await call_with_retries(
