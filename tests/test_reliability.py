@@ -62,6 +62,21 @@ def test_an_invalid_reply_is_not_cached_and_the_failed_score_is_retried_on_resum
     assert again.info.resumed_scores == 0
 
 
+def test_an_invalid_output_journaled_before_it_became_transient_is_retried_too(server, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    server.chat_responder = lambda request: Reply(content="not json")
+    run(server, [PARIS], journal=journal)
+    # as an older ragmeter wrote it: JudgeOutputInvalid with transient false
+    lines = [json.loads(line) for line in journal.read_text().splitlines() if line]
+    for record in lines:
+        if record.get("type") == "score":
+            record["score"]["error"]["transient"] = False
+    journal.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    server.chat_responder = scripted_judge.respond
+    again = run(server, [PARIS], journal=journal)
+    assert again.info.resumed_scores == 0 and again.samples[0].scores["faithfulness"].value == 1.0
+
+
 def test_no_resume_does_not_replay_an_invalid_reply_from_the_cache(server, tmp_path):
     server.chat_responder = lambda request: Reply(content="not json at all")
     assert run(server, [PARIS], journal=False).samples[0].scores["faithfulness"].error.kind == "JudgeOutputInvalid"
@@ -315,3 +330,23 @@ def test_the_cli_exits_non_zero_with_one_error_when_the_judge_is_unreachable(tmp
     assert done.returncode not in (0, 1), (done.returncode, done.stderr)  # a chosen code, not a crash
     assert "unreachable" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.count("error:") == 1
+
+
+def test_the_breaker_closes_again_after_its_cooldown():
+    import time
+
+    from ragmeter.calls.breaker import CircuitBreaker
+    from ragmeter.errors import EndpointUnreachable
+
+    breaker = CircuitBreaker(threshold=3, min_seconds=0.0, cooldown=0.2)
+    for _ in range(2):
+        breaker.connection_failed("refused")
+    breaker.success()  # an answer in between: the count starts again
+    for _ in range(2):
+        breaker.connection_failed("refused")
+    breaker.check("judge")  # still closed: 2 in a row
+    breaker.connection_failed("refused")
+    with pytest.raises(EndpointUnreachable, match="judge is unreachable: 3 connection attempts"):
+        breaker.check("judge")
+    time.sleep(0.25)
+    breaker.check("judge")  # the cooldown passed: calls may try again

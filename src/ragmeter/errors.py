@@ -138,8 +138,23 @@ class ErrorInfo(BaseModel):
     message: str
     transient: bool = False
 
+    @property
+    def retry_on_resume(self) -> bool:
+        """Whether a resumed run computes this score again: the flag as recorded, or the
+        error type's flag today (a journal written before a kind became transient, such as
+        ``JudgeOutputInvalid``, has its failures retried too)."""
+        known = _KINDS.get(self.kind)
+        return self.transient or (known is not None and known.transient)
+
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
+
+
+def _subclasses(cls: type[RagmeterError]) -> list[type[RagmeterError]]:
+    return [cls, *(sub for child in cls.__subclasses__() for sub in _subclasses(child))]
+
+
+_KINDS: dict[str, type[RagmeterError]] = {cls.__name__: cls for cls in _subclasses(RagmeterError)}
 
 
 def error_info(exc: BaseException) -> ErrorInfo:

@@ -8,7 +8,9 @@ connection failures (refused, reset, DNS: no HTTP answer at all; not timeouts, 4
 over at least ``min_seconds`` (so that one burst of concurrent calls during a blip does
 not trip it), with no success in between, the endpoint is taken as unreachable: every
 later call fails at once with ``EndpointUnreachable``, whose ``stops_run`` makes the
-engine stop the run with that one error. A success resets the count.
+engine stop the run with that one error. A success resets the count, and ``cooldown``
+seconds after it opened the breaker closes again (a judge object reused for a later run,
+once the server is back, is not refused for good).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from ragmeter.errors import EndpointUnreachable
 
 
 class CircuitBreaker:
-    def __init__(self, threshold: int = 10, min_seconds: float = 3.0) -> None:
+    def __init__(self, threshold: int = 10, min_seconds: float = 3.0, cooldown: float = 30.0) -> None:
         self.threshold = threshold
         self.min_seconds = min_seconds
+        self.cooldown = cooldown
+        self._opened = 0.0
         self._lock = threading.Lock()
         self._failures = 0
         self._first: float | None = None
@@ -31,6 +35,9 @@ class CircuitBreaker:
 
     def check(self, what: str) -> None:
         """Raise ``EndpointUnreachable`` if the endpoint was found unreachable."""
+        if self.open and time.monotonic() - self._opened >= self.cooldown:
+            with self._lock:
+                self.open, self._failures, self._first = False, 0, None
         if self.open:
             raise EndpointUnreachable(
                 f"{what} is unreachable: {self._failures} connection attempts in a row failed over "
@@ -50,8 +57,8 @@ class CircuitBreaker:
                 self._first = now
             self._failures += 1
             self._last_error = error
-            if self._failures >= self.threshold and now - self._first >= self.min_seconds:
-                self.open = True
+            if not self.open and self._failures >= self.threshold and now - self._first >= self.min_seconds:
+                self.open, self._opened = True, now
 
     def _span(self) -> float:
         return 0.0 if self._first is None else time.monotonic() - self._first
