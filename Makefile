@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 # torch first and pinned to the CPU build: a bare `torch` pulls a multi-GB CUDA build.
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test venv clean
+.PHONY: demo test typecheck venv clean
 
 $(BIN)/ragmeter: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ demo: venv
 
 test: venv
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -q $(PYTEST_ARGS)
+
+# mypy (pydantic plugin) over src/ and testset_gen/; settings in pyproject.toml
+typecheck: venv
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) .pytest_cache

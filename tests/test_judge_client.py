@@ -48,7 +48,7 @@ def api_key(monkeypatch):
 def make_judge(server, tmp_path=None, **options):
     options.setdefault("timeout", 2.0)
     cache = DiskCache(tmp_path / "cache.sqlite") if tmp_path is not None else False
-    return get_judge(f"openai:mock-model@{server.base_url}", cache=cache, **options)
+    return get_judge(f"openai:mock-model@{server.base_url}", cache=cache, options=options)
 
 
 async def test_structured_output_uses_json_schema(server):

@@ -33,21 +33,22 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args
+from typing import TYPE_CHECKING, Any, Literal, Union, cast, get_args
 
 import yaml
 
 from ragmeter.data import Dataset, RowError
 from ragmeter.data.dataset import COLUMNS as SAMPLE_COLUMNS
 from ragmeter.result import EvaluationResult
-from testset_gen.record import EVOLUTION_TYPES, Testset, TestsetRecord
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from testset_gen.record import Testset
+
 Kind = Literal["testset", "dataset", "result"]
 KINDS: tuple[str, ...] = get_args(Kind)
-HubObject = Union[Testset, Dataset, EvaluationResult]
+HubObject = Union["Testset", Dataset, EvaluationResult]
 
 MANIFEST = "ragmeter.json"
 """The file that says which kind a folder or repo holds; its presence marks a ragmeter folder."""
@@ -111,17 +112,22 @@ SAMPLE_SCHEMA: tuple[Column, ...] = (
 )
 assert tuple(c.name for c in SAMPLE_SCHEMA) == SAMPLE_COLUMNS, "keep SAMPLE_SCHEMA in step with Dataset.to_arrow"
 
-TESTSET_SCHEMA: tuple[Column, ...] = (
-    Column("id", "string", "Stable id of the generated question."),
-    Column("question", "string", "The generated question."),
-    Column("ground_truth", "string", "Its answer, written from the reference contexts."),
-    Column("reference_contexts", "list<string>", "The chunks the question and answer were written from."),
-    Column("evolution_type", "string", f"How the question was made: {', '.join(EVOLUTION_TYPES)}."),
-    Column("reference_context_ids", "list<string>", "Ids of those chunks in the knowledge graph."),
-    Column("sources", "json", "JSON list: for each reference chunk, the document it came from and where."),
-    Column("metadata", "json", "JSON object: anything else the generator recorded."),
-)
-assert {c.name for c in TESTSET_SCHEMA} == set(TestsetRecord.model_fields), "keep TESTSET_SCHEMA in step with TestsetRecord"
+def testset_schema() -> tuple[Column, ...]:
+    """The columns of a published test set (``testset_gen``'s records; imported here only when
+    a test set is handled, since ``testset_gen`` builds on ragmeter and not the reverse)."""
+    from testset_gen.record import EVOLUTION_TYPES
+
+    return (
+        Column("id", "string", "Stable id of the generated question."),
+        Column("question", "string", "The generated question."),
+        Column("ground_truth", "string", "Its answer, written from the reference contexts."),
+        Column("reference_contexts", "list<string>", "The chunks the question and answer were written from."),
+        Column("evolution_type", "string", f"How the question was made: {', '.join(EVOLUTION_TYPES)}."),
+        Column("reference_context_ids", "list<string>", "Ids of those chunks in the knowledge graph."),
+        Column("sources", "json", "JSON list: for each reference chunk, the document it came from and where."),
+        Column("metadata", "json", "JSON object: anything else the generator recorded."),
+    )
+
 
 _SETTING_MEANINGS: dict[str, str] = {
     "size": "questions asked for",
@@ -145,6 +151,8 @@ _SETTING_MEANINGS: dict[str, str] = {
 
 def kind_of(obj: object) -> Kind:
     """``"testset"``, ``"dataset"`` or ``"result"``; a ``TypeError`` for anything else."""
+    from testset_gen.record import Testset
+
     if isinstance(obj, Testset):
         return "testset"
     if isinstance(obj, Dataset):
@@ -174,8 +182,8 @@ def save_to_disk(
     written = _Written(kind=kind, split=split, data_file=data_rel)
 
     if kind == "testset":
-        assert isinstance(obj, Testset)
-        written.schema = TESTSET_SCHEMA
+        obj = cast("Testset", obj)
+        written.schema = testset_schema()
         _write_table(_testset_table(obj), folder / data_rel)
         written.manifest["testset"] = {"settings": obj.model_dump(mode="json")["settings"]}
     elif kind == "dataset":
@@ -330,7 +338,7 @@ class _Written:
         self.download_size = (folder / self.data_file).stat().st_size
 
     def manifest_json(self) -> dict[str, Any]:
-        from ragmeter import __version__
+        from ragmeter.version import __version__
 
         return {
             "format": FORMAT,
@@ -377,13 +385,13 @@ def _json_text(value: Any) -> str:
 
 
 def _testset_table(testset: Testset) -> pa.Table:
-    columns: dict[str, list[Any]] = {c.name: [] for c in TESTSET_SCHEMA}
+    columns: dict[str, list[Any]] = {c.name: [] for c in testset_schema()}
     for record in testset.records:
         row = record.model_dump(mode="json")
-        for column in TESTSET_SCHEMA:
+        for column in testset_schema():
             value = row[column.name]
             columns[column.name].append(_json_text(value) if column.type == "json" else value)
-    return _table(TESTSET_SCHEMA, columns)
+    return _table(testset_schema(), columns)
 
 
 def _result_table(result: EvaluationResult) -> tuple[pa.Table, list[Column]]:
@@ -460,9 +468,11 @@ def _safe_relpath(rel: Any) -> str:
 
 
 def _read_testset(path: Path, manifest: Mapping[str, Any]) -> Testset:
+    from testset_gen.record import Testset, TestsetRecord
+
     import pyarrow.parquet as pq
 
-    json_columns = {c.name for c in TESTSET_SCHEMA if c.type == "json"}
+    json_columns = {c.name for c in testset_schema() if c.type == "json"}
     records = []
     for i, row in enumerate(pq.read_table(path).to_pylist()):
         try:
@@ -494,8 +504,8 @@ def _as_kind(obj: HubObject, stored: Kind, wanted: Kind | None, *, where: str) -
     if wanted not in KINDS:
         raise ValueError(f"unknown kind {wanted!r}; expected one of {', '.join(KINDS)}")
     if wanted == "dataset":
-        if isinstance(obj, Testset):
-            return obj.to_dataset()
+        if kind_of(obj) == "testset":
+            return cast("Testset", obj).to_dataset()
         if isinstance(obj, EvaluationResult):
             return Dataset(
                 [s.sample for s in obj.samples], rows=[s.row for s in obj.samples],
@@ -586,7 +596,7 @@ def _table_md(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _card(obj: HubObject, written: _Written, *, repo_id: str | None, license: str) -> str:
-    from ragmeter import __version__
+    from ragmeter.version import __version__
 
     repo = repo_id or _PLACEHOLDER_REPO
     name = repo.split("/")[-1] if repo_id else f"ragmeter {written.kind}"
@@ -601,8 +611,8 @@ def _card(obj: HubObject, written: _Written, *, repo_id: str | None, license: st
     }[written.kind]
     parts = [f"# {name}", f"{what}. Published with [ragmeter](https://pypi.org/project/ragmeter/) {__version__}."]
 
-    if isinstance(obj, Testset):
-        parts.append(_testset_section(obj))
+    if written.kind == "testset":
+        parts.append(_testset_section(cast("Testset", obj)))
     elif isinstance(obj, Dataset):
         parts.append(_dataset_section(obj))
     else:

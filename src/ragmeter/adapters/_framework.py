@@ -17,11 +17,11 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries, parse_retry_after
 from ragmeter.calls.usage import Prices, Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import (
     EmbedderError,
@@ -146,7 +146,7 @@ def build_judge(
     backend: ChatBackend,
     *,
     name: str,
-    cache: DiskCache | bool | None,
+    cache: CacheSetting,
     timeout: float,
     max_attempts: int,
     max_concurrency: int,
@@ -158,14 +158,7 @@ def build_judge(
 ) -> LLMJudge:
     """An ``LLMJudge`` around a framework backend, with ``get_judge``'s cache convention:
     ``True`` is the default disk cache, a ``DiskCache`` that one, ``False``/``None`` none."""
-    if cache is True:
-        disk: DiskCache | None = DiskCache()
-    elif isinstance(cache, DiskCache):
-        disk = cache
-    elif cache is None or cache is False:
-        disk = None
-    else:
-        raise TypeError(f"cache must be True, False, None or a DiskCache; got {cache!r}")
+    disk = open_cache(cache)
     return LLMJudge(
         backend,
         name=name,

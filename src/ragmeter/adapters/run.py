@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import importlib.util
 import inspect
 import sys
 import time
@@ -106,7 +107,7 @@ def _as_dataset(data: Any) -> Dataset:
 
 async def _call(app: App, question: str) -> Any:
     if inspect.iscoroutinefunction(app) or inspect.iscoroutinefunction(getattr(app, "__call__", None)):
-        return await app(question)  # type: ignore[misc]
+        return await app(question)
     result = await asyncio.to_thread(app, question)
     if inspect.isawaitable(result):
         return await result

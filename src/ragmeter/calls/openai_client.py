@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from ragmeter.errors import JudgeUnavailable
+
 import asyncio
 import os
 import re
@@ -104,6 +106,8 @@ class OpenAIConnection:
         key = os.environ.get(self.api_key_env) or PLACEHOLDER_KEY
         base_url, query = split_query(self.base_url)
         if self.azure_api_version is not None:
+            if self.base_url is None:
+                raise JudgeUnavailable("an Azure OpenAI judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
             return openai.AsyncAzureOpenAI(
                 api_key=key,
                 azure_endpoint=base_url,

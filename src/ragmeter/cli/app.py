@@ -6,41 +6,14 @@ table.txt`` captures only the results.
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.logging import RichHandler
 
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.tables import print_result
-
-app = typer.Typer(
-    name="ragmeter",
-    help="Score RAG pipelines metric by metric, with an LLM judge or with no key at all.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console()
-err = Console(stderr=True)
-
-
-def _setup_logging(verbose: bool) -> None:
-    from ragmeter.calls.redact import MaskingFilter
-
-    handler = RichHandler(console=err, show_path=False, show_time=False)
-    handler.addFilter(MaskingFilter())  # no URL credentials in any log line, whoever logs it
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(message)s",
-        handlers=[handler],
-        force=True,
-    )
-    for noisy in ("httpx", "httpx2", "httpcore", "openai", "sentence_transformers", "urllib3"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
 def _parse_band(value: str) -> tuple[float, float]:
@@ -49,18 +22,6 @@ def _parse_band(value: str) -> tuple[float, float]:
     except ValueError:
         raise typer.BadParameter(f"--escalate-band takes LOW,HIGH (e.g. 0.25,0.75), not {value!r}")
     return low, high
-
-
-def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
-    prices: dict[str, tuple[float, float]] = {}
-    for value in values:
-        try:
-            model, _, pair = value.partition("=")
-            prompt, _, completion = pair.partition(",")
-            prices[model] = (float(prompt), float(completion or 0))
-        except ValueError:
-            raise typer.BadParameter(f"--price takes MODEL=PROMPT_USD_PER_M,COMPLETION_USD_PER_M, not {value!r}")
-    return prices
 
 
 @app.command()
@@ -99,7 +60,7 @@ def evaluate(
     from ragmeter.engine import evaluate as run_evaluate
     from ragmeter.errors import RagmeterError
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
@@ -116,7 +77,7 @@ def evaluate(
     judge_options = {
         "timeout": timeout,
         "max_attempts": max_attempts,
-        "prices": _parse_prices(price) or None,
+        "prices": parse_prices(price) or None,
         "verifier": verifier,
         "band": _parse_band(band),
         "threads": threads,
@@ -215,7 +176,7 @@ def demo(
     RAG app over it, evaluate with the local judge, write the HTML report, apply the gate."""
     from ragmeter.demo.chain import run_demo
 
-    _setup_logging(False)
+    setup_logging(False)
     err.print("[bold]ragmeter demo[/bold]: documents -> test set -> app -> scores -> report -> gate, "
               "offline (local judge: spaCy + MiniLM; an LLM judge is one --judge away in each step's command)")
     outcome = run_demo(out_dir, size=size, show_progress=not quiet,
@@ -228,7 +189,8 @@ def demo(
     out.print(f"done in {total:.0f} s. Open the report: [bold]{outcome.report.resolve()}[/bold]")
 
 
-# the other commands live in their own files and register themselves on ``app``
+# the other commands live in their own files and register themselves on ``app`` (from
+# ``cli.console``, so none of them imports this module back)
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import app, err, out
+from ragmeter.cli.console import app, err, out
 
 
 def parse_minimums(values: list[str]) -> dict[str, float]:

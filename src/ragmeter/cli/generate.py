@@ -15,7 +15,7 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from ragmeter.cli.app import _parse_prices, _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 
 graph_app = typer.Typer(help="Build a knowledge graph from documents and inspect it.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
@@ -56,10 +56,10 @@ def generate(
     """Generate a test set (question, ground truth, reference contexts) from documents."""
     from testset_gen.generator import generate as run_generate
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     options: dict[str, Any] = {"timeout": timeout}
     if judge != "local":
-        options["prices"] = _parse_prices(price) or None
+        options["prices"] = parse_prices(price) or None
     err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {judge}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import typer
 
-from ragmeter.cli.app import app, err, out
+from ragmeter.cli.console import app, err, out
 
 _RESULT_SUFFIXES = (".json",)
 _TESTSET_SUFFIXES = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")

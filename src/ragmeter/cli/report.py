@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import app, err, out
+from ragmeter.cli.console import app, err, out
 
 
 def _load(path: Path, what: str):

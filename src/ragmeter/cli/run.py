@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
 
 
 @app.command("run")
@@ -24,7 +24,7 @@ def run(
     from ragmeter.adapters.run import load_app, run_app
     from ragmeter.data import Dataset
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     try:
         the_app = load_app(app_spec)
         result = run_app(Dataset.load(testset), the_app, concurrency=concurrency, timeout=timeout, show_progress=not quiet)

@@ -42,12 +42,12 @@ SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag
 COLUMNS: tuple[str, ...] = ("id", *FIELDS, "metadata")
 """Column order of every flat format ragmeter writes."""
 
-_LIST_COLUMNS = frozenset(LIST_FIELDS) | frozenset(ID_LIST_FIELDS)
+LIST_COLUMNS = frozenset(LIST_FIELDS) | frozenset(ID_LIST_FIELDS)
 """Columns holding lists of strings in the columnar formats."""
 
-_JSONL = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
-_PARQUET = (".parquet", ".pq")
-_KNOWN = (*_JSONL, ".json", ".csv", *_PARQUET)
+JSONL_SUFFIXES = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+KNOWN_SUFFIXES = (*JSONL_SUFFIXES, ".json", ".csv", *PARQUET_SUFFIXES)
 
 
 class RowError(BaseModel):
@@ -289,15 +289,15 @@ class Dataset:
         """Choose the reader by extension: .jsonl/.json-lines/.ndjson, .json, .csv, .parquet."""
         path = Path(path)
         suffix = path.suffix.lower()
-        if suffix in _JSONL:
+        if suffix in JSONL_SUFFIXES:
             return cls.from_jsonl(path)
         if suffix == ".json":
             return cls.from_json(path)
         if suffix == ".csv":
             return cls.from_csv(path)
-        if suffix in _PARQUET:
+        if suffix in PARQUET_SUFFIXES:
             return cls.from_parquet(path)
-        raise ValueError(_unknown_extension(path))
+        raise ValueError(unknown_extension(path))
 
     @classmethod
     def from_sample_data(cls) -> Dataset:
@@ -336,7 +336,7 @@ class Dataset:
 
         schema = pa.schema(
             [
-                (name, pa.list_(pa.string()) if name in _LIST_COLUMNS else pa.string())
+                (name, pa.list_(pa.string()) if name in LIST_COLUMNS else pa.string())
                 for name in COLUMNS
             ]
         )
@@ -392,16 +392,16 @@ class Dataset:
         """Choose the writer by extension (same extensions as ``load``)."""
         path = Path(path)
         suffix = path.suffix.lower()
-        if suffix in _JSONL:
+        if suffix in JSONL_SUFFIXES:
             self.to_jsonl(path)
         elif suffix == ".json":
             self.to_json(path)
         elif suffix == ".csv":
             self.to_csv(path)
-        elif suffix in _PARQUET:
+        elif suffix in PARQUET_SUFFIXES:
             self.to_parquet(path)
         else:
-            raise ValueError(_unknown_extension(path))
+            raise ValueError(unknown_extension(path))
 
 
 # --- row readers: (row, line, record) one at a time, so a file can also be streamed -------
@@ -507,10 +507,10 @@ def parquet_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 row += 1
 
 
-def _unknown_extension(path: Path) -> str:
+def unknown_extension(path: Path) -> str:
     return (
         f"cannot tell the format of {str(path)!r} from its extension {path.suffix!r}; "
-        f"use one of {', '.join(_KNOWN)}"
+        f"use one of {', '.join(KNOWN_SUFFIXES)}"
     )
 
 

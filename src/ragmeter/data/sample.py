@@ -280,6 +280,7 @@ def normalize_record(record: Any) -> dict[str, Any]:
         for name in names:
             if name not in data:
                 continue
+            value: str | list[str] | None
             if name == "ground_truths":
                 value = _ground_truths(data[name])
             elif canonical in LIST_FIELDS:

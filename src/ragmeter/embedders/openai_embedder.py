@@ -23,7 +23,7 @@ from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import EmbedderError, EmbedderRejected, EndpointUnreachable, JudgeError
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ragmeter.calls.usage import Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import EmbedderError, EmbedderRejected
 
@@ -105,7 +105,10 @@ def _load(model: str | None, device: str) -> _Loaded:
             raise EmbedderError(f"could not load sentence-transformers model {where}: "
                                 f"{type(exc).__name__}: {exc}{hint}") from exc
         getter = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
-        loaded = _Loaded(model=st, dim=int(getter()))
+        dim = getter()
+        if dim is None:
+            raise EmbedderError(f"sentence-transformers model {key!r} does not say its embedding dimension")
+        loaded = _Loaded(model=st, dim=int(dim))
         _REGISTRY[key] = loaded
         return loaded
 

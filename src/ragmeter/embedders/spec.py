@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
@@ -57,7 +57,7 @@ def parse_spec(spec: str, *, threads: int | None = None, policy: RetryPolicy | N
 def get_embedder(
     spec: EmbedderSpec = "local",
     *,
-    cache: DiskCache | None | bool = True,
+    cache: CacheSetting = True,
     threads: int | None = None,
     timeout: float | None = None,
     max_attempts: int | None = None,
@@ -81,14 +81,7 @@ def get_embedder(
             timeout=timeout if timeout is not None else defaults.timeout,
         )
         embedder = parse_spec(spec, threads=threads, policy=policy)
-        if cache is True:
-            store: DiskCache | None = DiskCache()
-        elif isinstance(cache, DiskCache):
-            store = cache
-        elif cache is None or cache is False:
-            store = None
-        else:
-            raise TypeError(f"cache must be True, False, None or a DiskCache; got {cache!r}")
+        store = open_cache(cache)
     elif isinstance(spec, Embedder):
         embedder = spec
         store = cache if isinstance(cache, DiskCache) else None

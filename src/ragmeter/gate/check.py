@@ -104,9 +104,11 @@ def check(
         elif stats.mean is None and (name in minimums or baseline is not None):
             kinds = ", ".join(f"{k} x{v}" for k, v in stats.errors_by_kind.items()) or "no samples"
             item.failures.append(f"no sample was scored ({kinds})")
-        elif item.minimum is not None and item.lower_is_better and stats.mean > item.minimum:
+        elif stats.mean is None or item.minimum is None:
+            pass  # nothing scored and nothing asked of it, or no minimum to meet
+        elif item.lower_is_better and stats.mean > item.minimum:
             item.failures.append(f"mean {stats.mean:.3f} > maximum {item.minimum:.3f} (lower is better)")
-        elif item.minimum is not None and not item.lower_is_better and stats.mean < item.minimum:
+        elif not item.lower_is_better and stats.mean < item.minimum:
             item.failures.append(f"mean {stats.mean:.3f} < minimum {item.minimum:.3f}")
         if stats is not None and max_error_rate is not None and stats.scored + stats.errors:
             rate = stats.errors / (stats.scored + stats.errors)

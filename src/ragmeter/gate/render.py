@@ -46,7 +46,7 @@ def _worst_line(w: "WorstSample") -> str:
     where = f"row {w.row}" + (f" ({w.id})" if w.id else "")
     if w.baseline_value is not None:
         return f"{where}: {_num(w.baseline_value)} -> {_num(w.value)}"
-    return f"{where}: " + (w.error if w.value is None else _num(w.value))
+    return f"{where}: " + ((w.error or "no score") if w.value is None else _num(w.value))
 
 
 def render_markdown(report: "GateReport") -> str:

@@ -24,7 +24,8 @@ class WorstSample(BaseModel):
 def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_better: bool = False) -> list[WorstSample]:
     """The ``k`` worst scores of ``metric`` (lowest, or highest where lower is better), then
     (if fewer) samples whose score failed."""
-    scored, failed = [], []
+    scored: list[WorstSample] = []
+    failed: list[WorstSample] = []
     for s in result.samples:
         score = s.scores.get(metric)
         if score is None:
@@ -34,7 +35,7 @@ def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_be
             error=f"{score.error.kind}: {score.error.message}" if score.error else None,
         )
         (scored if score.value is not None else failed).append(item)
-    scored.sort(key=lambda w: (-w.value if lower_is_better else w.value, w.row))  # type: ignore[operator]
+    scored.sort(key=lambda w: (-(w.value or 0.0) if lower_is_better else (w.value or 0.0), w.row))
     return (scored + failed)[:k]
 
 

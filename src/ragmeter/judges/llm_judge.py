@@ -10,10 +10,13 @@
 Only completions that validated are cached (the repair re-ask's too, when it validated), so a
 rerun replays a good conversation without sending anything, and a reply that was cut off or
 malformed is asked again once the server has recovered instead of being replayed for good.
+As a ``PromptingJudge`` it answers the facts layer's tasks in one bundled call per phase;
+``dry_run`` gives a twin over a backend that sends nothing (``dry_run.SyntheticBackend``).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from typing import Any, TypeVar
@@ -26,10 +29,13 @@ from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.judges.dry_run import SyntheticBackend
+from ragmeter.judges.prompting import PromptingJudge
 from ragmeter.judges.protocol import (
     ChatBackend,
     ChatCompletion,
     ChatRequest,
+    DryRun,
     Prompt,
     StructuredOutputUnsupported,
     as_messages,
@@ -51,11 +57,12 @@ log = logging.getLogger("ragmeter.judge")
 CACHE_NAMESPACE = "chat"
 
 
-class LLMJudge:
+class LLMJudge(PromptingJudge):
     """A ``Judge`` over any ``ChatBackend``.
 
     ``structured`` picks how JSON is asked for ("auto" starts with ``json_schema`` and steps
     down once if the server rejects it). ``temperature`` defaults to 0 so that reruns agree.
+    ``write_cache=False`` reads the cache without adding to it (the dry run).
     """
 
     def __init__(
@@ -71,8 +78,10 @@ class LLMJudge:
         temperature: float = 0.0,
         max_tokens: int | None = None,
         seed: int | None = None,
+        write_cache: bool = True,
     ) -> None:
         self.backend = backend
+        self.write_cache = write_cache
         self.name = name or backend.identity
         self.cache = cache
         self.policy = policy or RetryPolicy()
@@ -83,7 +92,7 @@ class LLMJudge:
         if structured != "auto" and structured not in MODES:
             raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
-        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured  # type: ignore[assignment]
+        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
         self.params: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             self.params["max_tokens"] = max_tokens
@@ -121,7 +130,8 @@ class LLMJudge:
             mode = self.mode
             sent = messages if mode == "json_schema" else with_schema_in_prompt(messages, output_type)
             request = ChatRequest(
-                messages=sent, params=dict(params), response_format=response_format(output_type, mode)
+                messages=sent, params=dict(params), response_format=response_format(output_type, mode),
+                output_type=output_type,
             )
             try:
                 return await self._complete(request, output_type)
@@ -183,9 +193,21 @@ class LLMJudge:
         self.usage.add_cost(
             self.prices.cost(self.backend.model, completion.prompt_tokens, completion.completion_tokens)
         )
-        if self.cache is not None and _validates(completion, output_type):
+        if self.cache is not None and self.write_cache and _validates(completion, output_type):
             self.cache.put(CACHE_NAMESPACE, key, json.dumps(completion.__dict__).encode())
         return completion
+
+    def dry_run(self) -> DryRun:
+        """The same judge (prompts, bundling, cache keys, structured mode) over a backend that
+        sends nothing: cached requests are hits as in the real run, the others are counted
+        and answered with synthetic replies; nothing is written to the cache."""
+        twin = copy.copy(self)
+        twin.backend = SyntheticBackend(self.backend.identity, self.backend.model)
+        twin.usage = Usage()
+        twin.write_cache = False
+        twin._auto = False  # no server to reject a mode
+        twin.limiter = AdaptiveLimiter(maximum=self.limiter.maximum)
+        return DryRun(twin)
 
     async def aclose(self) -> None:
         """Close the backend's connections for the running event loop (before the loop ends,

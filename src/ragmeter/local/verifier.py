@@ -61,6 +61,15 @@ class SentenceEncoder:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def threads(self) -> int | None:
+        """torch's CPU threads for this encoder's forward passes (None: torch's default)."""
+        return self._embedder.threads
+
+    @threads.setter
+    def threads(self, threads: int | None) -> None:
+        self._embedder.threads = threads
+
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit rows, one per text (a blank text gets a zero row)."""
         from ragmeter.errors import EmbedderError

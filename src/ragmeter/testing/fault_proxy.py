@@ -82,6 +82,10 @@ class FaultProxy:
         self._started.set()
         self._loop.run_forever()
         self._server.close()
+        pending = asyncio.all_tasks(self._loop)  # connections still open (keep-alive, a hang)
+        for task in pending:
+            task.cancel()
+        self._loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
         self._loop.run_until_complete(self._server.wait_closed())
         self._loop.close()
 

@@ -34,6 +34,13 @@ from urllib.parse import urlsplit
 import numpy as np
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver's default backlog is 5: sixteen clients connecting at once (an evaluation's
+    # first calls) overflowed it and got connection errors that no real server would give
+    request_queue_size = 128
+    daemon_threads = True
+
+
 @dataclass
 class Reply:
     """One scripted answer. ``content`` is the assistant text; ``body`` overrides the whole JSON."""
@@ -131,8 +138,7 @@ class OpenAIMockServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (a timeout test); nothing to do
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
         self._thread.start()
         return self

@@ -109,11 +109,11 @@ def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str,
         text = answer if key == "answer_claims" else truth
         return {"claims": claims[text] if text in claims else claims_of(text)}
     if key in ("answer_support", "ground_truth_support", "answer_in_ground_truth", "ground_truth_in_answer"):
-        claims = _tag(user, "answer_claim" if key.startswith("answer") else "ground_truth_claim")
+        items = _tag(user, "answer_claim" if key.startswith("answer") else "ground_truth_claim")
         passages = {"answer_support": contexts, "ground_truth_support": contexts, "answer_in_ground_truth": [truth], "ground_truth_in_answer": [answer]}[key]
         return {"verdicts": [
             {"reason": "all its terms appear" if ok else "a term is missing", "verdict": ok}
-            for ok in (supported(c, passages) for c in claims)
+            for ok in (supported(c, passages) for c in items)
         ]}
     if key == "answer_questions":
         n = int(re.search(r"Write exactly (\d+) questions", user).group(1))  # type: ignore[union-attr]
