@@ -350,3 +350,10 @@ def test_the_breaker_closes_again_after_its_cooldown():
         breaker.check("judge")
     time.sleep(0.25)
     breaker.check("judge")  # the cooldown passed: calls may try again
+
+
+def test_invalid_utf8_in_a_json_document_is_an_error_naming_file_and_line(tmp_path):
+    path = tmp_path / "data.json"
+    path.write_bytes(b'[\n{"question": "q", "answer": "Paris"},\n{"question": "q", "answer": "Pa\xffris"}\n]\n')
+    with pytest.raises(ValueError, match=r"data.json, line 3: invalid UTF-8"):
+        evaluate(path, ["exact_match"], journal=False, show_progress=False)

@@ -247,13 +247,16 @@ class Dataset:
         A ``.json`` file that is really JSON Lines is read as such.
         """
         path = Path(path)
-        text = path.read_text(encoding="utf-8-sig")
+        text = path.read_text(encoding="utf-8-sig", errors="surrogateescape")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":
-                return cls.from_jsonl(path)
+                return cls.from_jsonl(path)  # JSON Lines: a bad line is that row's error
             raise ValueError(f"{path}: not valid JSON: {exc}") from None
+        if (bad := _invalid_utf8(path, [text])) is not None:  # one document: no row can be trusted
+            start = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
+            raise ValueError(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
         if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
             lengths = {len(v) for v in data.values()}
             if len(lengths) != 1:
