@@ -38,8 +38,8 @@ def evaluate(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
-    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge or embedder call attempt."),
+    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge or embedder call (first try included)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
@@ -65,6 +65,7 @@ def evaluate(
     from ragmeter.calls.cache import DiskCache
     from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
+    from ragmeter.errors import RagmeterError
 
     setup_logging(verbose)
     if cache_dir is not None:
@@ -104,7 +105,8 @@ def evaluate(
         return
     with plain_errors("finished scores are in the journal; run the same command again to resume"):
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
-        the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
+        the_embedder = embedder if engine == "ray" else get_embedder(
+            embedder, cache=cache or None, threads=threads, timeout=timeout, max_attempts=max_attempts)
         result = run_evaluate(
             data,
             chosen,

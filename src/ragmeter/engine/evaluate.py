@@ -117,7 +117,7 @@ async def aevaluate(
     options = JudgeOptions.of(judge_options)
     disk = open_cache(cache)
     the_judge = build_judge(judge, disk, options) if any(m.uses_judge for m in chosen) else None
-    the_embedder = build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
+    the_embedder = build_embedder(embedder, disk, options) if any(m.uses_embedder for m in chosen) else None
     if concurrency is None:
         concurrency = the_judge.concurrency if the_judge is not None else PROMPTING_CONCURRENCY
     prompt_set = _prompt_set(prompts)

@@ -9,8 +9,21 @@ Reasons come before verdicts so that the judge reasons first.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, create_model
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be blank: write a real question")
+    return text
+
+
+NonBlankText = Annotated[str, AfterValidator(_not_blank)]
+"""A string with at least one non-space character: a blank generated question would be
+averaged as a question that matches nothing (or silently dropped), so it is a validation
+failure, repaired by the judge's re-ask or reported as ``JudgeOutputInvalid``."""
 
 
 class Claims(BaseModel):
@@ -23,7 +36,7 @@ class Verdict(BaseModel):
 
 
 class Questions(BaseModel):
-    questions: list[str]
+    questions: list[NonBlankText]
     noncommittal: bool = Field(description="true if the answer is evasive, vague or a refusal")
 
 
@@ -56,15 +69,13 @@ def questions_type(n: int) -> type[BaseModel]:
     return create_model(
         f"Questions{n}",
         __base__=Questions,
-        questions=(list[str], Field(min_length=n, max_length=n, description=f"exactly {n} questions")),
+        questions=(list[NonBlankText], Field(min_length=n, max_length=n, description=f"exactly {n} questions")),
     )
 
 
 @lru_cache(maxsize=512)
 def sentence_selection_type(n: int) -> type[BaseModel]:
     """Sentence numbers limited to 1..n, so a number that points nowhere is sent back for repair."""
-    from typing import Annotated
-
     return create_model(
         f"SentenceSelection{n}",
         __base__=SentenceSelection,
