@@ -65,7 +65,6 @@ def evaluate(
     from ragmeter.calls.cache import DiskCache
     from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
-    from ragmeter.errors import RagmeterError
 
     setup_logging(verbose)
     if cache_dir is not None:
