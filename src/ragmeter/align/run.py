@@ -36,6 +36,7 @@ class LayoutRun(BaseModel):
     calls: int = Field(0, description="judge requests, cache hits included (what a cold run sends)")
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    retries: int = Field(0, description="attempts that failed and were repeated (counted in calls)")
     seconds: float = 0.0
 
 
@@ -155,6 +156,7 @@ async def aalign(
             run.calls = usage.calls + usage.cache_hits
             run.prompt_tokens = usage.prompt_tokens + usage.cached_prompt_tokens
             run.completion_tokens = usage.completion_tokens + usage.cached_completion_tokens
+            run.retries = usage.retries
         report.runs.append(run)
         if benchmark is not None and report.benchmark is None:
             metric = chosen[0]
