@@ -76,6 +76,32 @@ def print_report(report, show: int) -> None:
             out.print(f"  ... and {len(m.disagreements) - show} more disagreements (--json has them all)")
 
 
+def _optimize(labels, chosen, judge, embedder, prompt_set, test_share, seed, thresholds, options, cache,
+              resamples, quiet, prompts_out: Path) -> None:
+    from ragmeter.align.optimize import optimize_prompts
+
+    metric = (chosen or labels.metrics())[0]
+    report, best = optimize_prompts(
+        labels, metric, judge=judge, embedder=embedder, prompts=prompt_set, test_share=test_share, seed=seed,
+        threshold=thresholds.get(metric, 0.5), judge_options=options, cache=cache, resamples=resamples,
+        show_progress=not quiet)
+    table = Table("variant", "train balanced acc.", title=f"{metric}: prompt {report.prompt!r} variants on the train "
+                  f"split ({report.train} samples, seed {report.seed}); chosen: {report.chosen}")
+    for v in report.variants:
+        table.add_row(v.name, "n/a" if v.train_agreement is None else f"{v.train_agreement:.3f}")
+    out.print(table)
+    table = Table("test split", "n", "accuracy", "balanced acc.", "Cohen's kappa", "pairwise acc.",
+                  title=f"held-out test split ({report.test} samples): the result")
+    for label, m in (("before (baseline prompts)", report.test_before), (f"after ({report.chosen})", report.test_after)):
+        table.add_row(label, str(m.n), m.accuracy.text(), m.balanced_accuracy.text(), m.cohen_kappa.text(),
+                      m.pairwise_accuracy.text())
+    out.print(table)
+    for note in report.notes:
+        err.print(f"[yellow]note:[/yellow] {note}", highlight=False)
+    prompts_out.write_text(best.to_json(), encoding="utf-8")
+    err.print(f"prompt set written to {prompts_out} (use it with --prompts)")
+
+
 @app.command("align")
 def align_command(
     labels_path: Optional[Path] = typer.Argument(None, metavar="LABELS", help="Labels file: JSONL of samples with \"labels\": {metric: 0/1 or [0, 1]} (and an optional \"note\")."),
@@ -93,6 +119,9 @@ def align_command(
     result_path: Optional[Path] = typer.Option(None, "--result", help="A result file of the same judge: also print its metrics' prediction-powered means (corrected by the judge's measured bias)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the whole report (every statistic, interval and disagreement) as JSON."),
     show: int = typer.Option(10, "--show", min=0, help="Disagreements printed per metric."),
+    optimize: bool = typer.Option(False, "--optimize", help="Tune the judge's prompt for the (first) metric on a seeded train split: few-shot examples from disagreements, instructions rewritten by the judge; report test agreement before and after."),
+    test_share: float = typer.Option(0.5, "--test-share", min=0.05, max=0.95, help="With --optimize: share of the labels held out for the test split."),
+    prompts_out: Path = typer.Option(Path("prompts.optimized.json"), "--prompts-out", help="With --optimize: where to write the chosen prompt set (for --prompts)."),
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache lives (default ~/.cache/ragmeter)."),
@@ -125,6 +154,13 @@ def align_command(
         labels = load_labels(labels_path) if labels_path is not None else None
         for line in describe_errors(labels) if labels is not None else []:
             err.print(f"[yellow]skipped:[/yellow] {line}", markup=True, highlight=False)
+        if optimize:
+            from ragmeter.align.benchmark import load_benchmark
+
+            _optimize(labels if labels is not None else load_benchmark(benchmark or "", limit), chosen, judge, embedder,
+                      prompt_set, test_share, seed, parse_thresholds(threshold), {"timeout": timeout}, cache,
+                      resamples, quiet, prompts_out)
+            return
         report = align(
             labels, chosen, judge=judge, embedder=embedder, layouts=LAYOUT_CHOICES[layout], benchmark=benchmark,
             limit=limit, thresholds=parse_thresholds(threshold), prompts=prompt_set, cache=cache,
