@@ -294,6 +294,22 @@ def _samples(n: int) -> str:
     )
 
 
+def _annotate(result: EvaluationResult) -> str:
+    """Annotate mode (drawn by annotate.js): agree / disagree / corrected score and a note per
+    sample and metric in an opened sample, kept in this browser, exported as a labels file."""
+    return (
+        f'<section id="annotate" data-run="{esc(result.info.run_id)}"><h2>Annotate</h2>'
+        '<p><label><input type="checkbox" id="annotate-on"> annotate mode</label>: open a sample and mark each '
+        "score agree or disagree (or type the right score) with a note. Labels stay in this browser; "
+        "export them as a labels file for <code>ragmeter align LABELS --judge ...</code>.</p>"
+        '<p><span id="annotate-count"></span> '
+        '<button type="button" id="annotate-download">export labels (JSONL)</button> '
+        '<button type="button" id="annotate-clear">forget labels</button></p>'
+        '<details><summary>labels file preview</summary><pre id="annotate-export" class="json"></pre></details>'
+        "</section>"
+    )
+
+
 def render_report(
     result: EvaluationResult,
     *,
@@ -342,6 +358,7 @@ def render_report(
         _baseline(comparisons) if baseline is not None else "",
         _errors(result, summary),
         _samples(len(result.samples)),
+        _annotate(result),
         "</main>",
         '<footer class="muted">Made by ragmeter. This file is self-contained and works offline.</footer>',
     ])
@@ -353,7 +370,7 @@ def render_report(
         f"<script>{_plotly_js()}</script>"
         f"</head><body>{body}"
         f'<script type="application/json" id="report-data">{dumps_for_script(data)}</script>'
-        f"<script>{_asset('report.js')}</script>"
+        f"<script>{_asset('report.js')}\n{_asset('annotate.js')}</script>"
         "</body></html>\n"
     )
 
