@@ -145,10 +145,26 @@ def test_cli_table_json_and_ppi(server, tmp_path, monkeypatch):
     assert m["cohen_kappa"]["value"] == pytest.approx(0.25)
     assert len(m["disagreements"]) == 3 and data["input_errors"]
     # the PPI mean: the run's judge mean minus the judge's mean error on the labels
-    means = ppi_summary(run, align(labels_from_records(records()), judge=judge, resamples=100))
     judge_mean = sum([1, 1, 0, 0, 0.5, 1, 0, 1 / 3]) / 8
+    means = ppi_summary(run, align(labels_from_records(records()), judge=judge, resamples=100))
     assert means["faithfulness"].naive.mean == pytest.approx(judge_mean)
     assert means["faithfulness"].ppi.mean == pytest.approx(judge_mean - (judge_mean - 3 / 8))
+    # the same file feeds the report's section and the gate's bias-corrected means
+    page = tmp_path / "report.html"
+    shown = CliRunner().invoke(app, ["report", str(run_path), "--alignment", str(out_json), "-o", str(page)])
+    assert shown.exit_code == 0, shown.output
+    html = page.read_text()
+    assert '<section id="alignment"><h2>Agreement with people</h2>' in html
+    assert "<td>0.250 [" in html and "person: which tower?" in html
+    assert "corrected by the judge&#x27;s measured bias" in html or "corrected by the judge's measured bias" in html
+    gated = CliRunner().invoke(app, ["gate", str(run_path), "--alignment", str(out_json)])
+    assert gated.exit_code == 0, gated.output
+    gate_text = " ".join(gated.output.split())
+    assert f"faithfulness: judge {judge_mean:.3f} [" in gate_text and "prediction-powered 0.375 [" in gate_text
+    broken = tmp_path / "broken.json"
+    broken.write_text("{}")
+    failed = CliRunner().invoke(app, ["report", str(run_path), "--alignment", str(broken), "-o", str(page)])
+    assert failed.exit_code == 2 and "is not a `ragmeter align --json` file" in " ".join(failed.output.split())
     bad = CliRunner().invoke(app, ["align", "--judge", judge])
     assert bad.exit_code == 2 and "give a LABELS file or --benchmark" in " ".join(bad.output.split())
 

@@ -14,7 +14,16 @@ from ragmeter.align.agreement import Disagreement, Estimate, MetricAgreement, me
 from ragmeter.align.benchmark import BENCHMARKS, BenchmarkFigures, benchmark_path, load_benchmark
 from ragmeter.align.labels import LabelledSample, LabelSet, labels_from_records, load_labels
 from ragmeter.align.ppi import MeanInterval, naive_mean, ppi_mean
-from ragmeter.align.run import AlignmentReport, LayoutRun, PPISummary, aalign, agreement_of, align, ppi_summary
+from ragmeter.align.run import (
+    AlignmentReport,
+    LayoutRun,
+    PPISummary,
+    aalign,
+    agreement_of,
+    align,
+    ppi_lines,
+    ppi_summary,
+)
 
 __all__ = [
     "BENCHMARKS",
@@ -37,6 +46,7 @@ __all__ = [
     "load_labels",
     "measure_agreement",
     "naive_mean",
+    "ppi_lines",
     "ppi_mean",
     "ppi_summary",
 ]

@@ -63,9 +63,10 @@ class MetricAgreement(BaseModel):
     label_mean: float | None = None
     judge_errors: dict[str, int] = Field(default_factory=dict)
     disagreements: list[Disagreement] = Field(default_factory=list)
-    scores: list[float] = Field(default_factory=list, exclude=True)
-    labels: list[float] = Field(default_factory=list, exclude=True)
-    """The paired values behind the statistics (for prediction-powered means)."""
+    scores: list[float] = Field(default_factory=list)
+    labels: list[float] = Field(default_factory=list)
+    """The paired values behind the statistics, kept so that a saved report can still correct
+    a run's means (prediction-powered means need the judge's error on each labelled sample)."""
 
     @property
     def primary(self) -> float | None:

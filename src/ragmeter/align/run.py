@@ -46,11 +46,16 @@ class AlignmentReport(BaseModel):
     source: str | None = None
     labelled: int = 0
     input_errors: list[str] = Field(default_factory=list)
-    runs: list[LayoutRun] = Field(default_factory=list)
+    runs: list[LayoutRun]
     benchmark: BenchmarkFigures | None = None
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2)
+
+    @classmethod
+    def load(cls, path: str | Path) -> "AlignmentReport":
+        """Read a report written by ``to_json`` (``ragmeter align --json``)."""
+        return cls.model_validate_json(Path(path).read_text(encoding="utf-8"))
 
 
 def _labels_of(labels: LabelSet | str | Path | None, benchmark: str | None, limit: int | None) -> LabelSet:
@@ -138,7 +143,7 @@ async def aalign(
     if not isinstance(judge, str) and list(layouts) != ["bundled"]:
         raise ValueError("comparing layouts needs the judge by name (e.g. 'openai:gpt-4o-mini'), not a Judge object")
     report = AlignmentReport(source=the_labels.source, labelled=len(the_labels),
-                             input_errors=describe_errors(the_labels, 50))
+                             input_errors=describe_errors(the_labels, 50), runs=[])
     for layout in layouts:
         options = dict(judge_options or {})
         if isinstance(judge, str):
@@ -216,3 +221,17 @@ def ppi_summary(result: EvaluationResult, agreement: AlignmentReport, *, layout:
             ppi=ppi_mean(scores, m.scores, m.labels, confidence),
         )
     return out
+
+
+def ppi_lines(result: EvaluationResult, agreement: AlignmentReport, confidence: float = 0.95) -> str:
+    """The three means of ``ppi_summary`` as plain text, one line per metric (for the gate)."""
+    means = ppi_summary(result, agreement, confidence=confidence)
+    if not means:
+        return "prediction-powered means: the alignment file measured none of this run's metrics"
+    lines = [f"means corrected by the judge's measured bias ({confidence:.0%} intervals; "
+             f"{agreement.labelled} labelled samples):"]
+    for name, s in means.items():
+        shown = ", ".join(f"{label} {m.mean:.3f} [{m.low:.3f}, {m.high:.3f}]" for label, m in
+                          (("judge", s.naive), ("people only", s.labels_only), ("prediction-powered", s.ppi)))
+        lines.append(f"  {name}: {shown}")
+    return "\n".join(lines)

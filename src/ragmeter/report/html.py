@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 from ragmeter.calls.usage import Usage
 from ragmeter.report import charts
+from ragmeter.report.alignment import alignment_section
 from ragmeter.report.payload import (
     baseline_matches,
     dumps_for_script,
@@ -315,8 +316,10 @@ def render_report(
     *,
     baseline: EvaluationResult | None = None,
     title: str = "ragmeter report",
+    alignment: Any = None,
 ) -> str:
-    """The report as one HTML document (see ``write_report``)."""
+    """The report as one HTML document (see ``write_report``); ``alignment`` (a
+    ``ragmeter.align.AlignmentReport``) adds the "Agreement with people" section."""
     # a streamed run keeps its samples in its result file, not in memory: the page needs them
     result = result.with_samples()
     baseline = baseline.with_samples() if baseline is not None else None
@@ -357,6 +360,7 @@ def render_report(
         _usage(result),
         _baseline(comparisons) if baseline is not None else "",
         _errors(result, summary),
+        alignment_section(alignment, result) if alignment is not None else "",
         _samples(len(result.samples)),
         _annotate(result),
         "</main>",
@@ -381,9 +385,10 @@ def write_report(
     *,
     baseline: EvaluationResult | None = None,
     title: str = "ragmeter report",
+    alignment: Any = None,
 ) -> Path:
     """Write the report to ``path`` (parent folders created) and return the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_report(result, baseline=baseline, title=title), encoding="utf-8")
+    path.write_text(render_report(result, baseline=baseline, title=title, alignment=alignment), encoding="utf-8")
     return path
