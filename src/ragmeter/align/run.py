@@ -33,10 +33,10 @@ class LayoutRun(BaseModel):
     layout: str
     judge: str | None = None
     metrics: dict[str, MetricAgreement] = Field(default_factory=dict)
-    calls: int = Field(0, description="judge requests, cache hits included (what a cold run sends)")
+    calls: int = Field(0, description="judge requests, cache hits included and retried attempts not (what a clean cold run sends)")
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    retries: int = Field(0, description="attempts that failed and were repeated (counted in calls)")
+    retries: int = Field(0, description="attempts that failed and were repeated (not in calls)")
     seconds: float = 0.0
 
 
@@ -158,7 +158,8 @@ async def aalign(
                                  resamples=resamples, seed=seed),
         )
         if usage is not None:
-            run.calls = usage.calls + usage.cache_hits
+            # a retried attempt is transport noise, not the layout's cost: counted apart
+            run.calls = usage.calls - usage.retries + usage.cache_hits
             run.prompt_tokens = usage.prompt_tokens + usage.cached_prompt_tokens
             run.completion_tokens = usage.completion_tokens + usage.cached_completion_tokens
             run.retries = usage.retries
