@@ -108,15 +108,18 @@ def test_both_layouts_side_by_side(server):
     bundled, per_task = report.runs
     assert (bundled.layout, per_task.layout) == ("bundled", "per_task")
     assert (bundled.calls, per_task.calls) == (16, 32)
-    # a retried attempt (a dropped connection on a loaded machine) is a request, counted apart
-    assert len(server.calls("/chat/completions")) == 48 + bundled.retries + per_task.retries
+    # a retried attempt (a connection dropped on a loaded machine) is counted apart; the server
+    # may or may not have seen it
+    assert 48 <= len(server.calls("/chat/completions")) <= 48 + bundled.retries + per_task.retries
     assert per_task.prompt_tokens > bundled.prompt_tokens
     for name in ("faithfulness", "context_recall"):
         assert bundled.metrics[name].scores == per_task.metrics[name].scores
     # one task per request in the per_task run
-    last = [r.json for r in server.calls("/chat/completions")][16 + bundled.retries:]
-    assert all(m["content"].count("\nTask ") + m["content"].startswith("Task ") <= 1
-               for r in last for m in r["messages"] if m["role"] == "user")
+    tasks = [m["content"].count("\nTask ") + m["content"].startswith("Task ")
+             for r in server.calls("/chat/completions") for m in r.json["messages"] if m["role"] == "user"]
+    # the bundled run's calls carry 2 tasks each, then every per_task call carries 1
+    assert tasks == [2] * tasks.count(2) + [1] * tasks.count(1)
+    assert tasks.count(2) >= 16 and tasks.count(1) >= 32
 
 
 def test_cli_table_json_and_ppi(server, tmp_path, monkeypatch):
