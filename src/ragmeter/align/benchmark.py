@@ -97,7 +97,7 @@ def benchmark_figures(
 ) -> BenchmarkFigures:
     """Figures from parallel lists over the benchmark's answers. An answer the judge could
     not score (``None``) is left out, and so is its question's pair."""
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"id": i, "answer": a, "faithful": int(y), "score": s}
         for i, a, y, s in zip(ids, answers, labels, scores, strict=True)
     ]

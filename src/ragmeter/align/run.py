@@ -21,8 +21,8 @@ from ragmeter.align.labels import LabelSet, describe_errors, load_labels
 from ragmeter.align.ppi import MeanInterval, labels_mean, naive_mean, ppi_mean
 from ragmeter.engine import aevaluate
 from ragmeter.engine.evaluate import run_sync
-from ragmeter.judges.protocol import Judge
 from ragmeter.judges.prompting import LAYOUTS
+from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult
 
@@ -33,10 +33,10 @@ class LayoutRun(BaseModel):
     layout: str
     judge: str | None = None
     metrics: dict[str, MetricAgreement] = Field(default_factory=dict)
-    calls: int = Field(0, description="judge requests, cache hits included and retried attempts not (what a clean cold run sends)")
+    calls: int = Field(default=0, description="judge requests, cache hits included and retried attempts not (what a clean cold run sends)")
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    retries: int = Field(0, description="attempts that failed and were repeated (not in calls)")
+    retries: int = Field(default=0, description="attempts that failed and were repeated (not in calls)")
     seconds: float = 0.0
 
 

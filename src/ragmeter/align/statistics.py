@@ -21,11 +21,12 @@ import warnings
 from typing import Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-Statistic = Callable[[np.ndarray, np.ndarray], "float | None"]
+Statistic = Callable[[ArrayLike, ArrayLike], "float | None"]
 
 
-def _arrays(scores: Sequence[float], labels: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _arrays(scores: ArrayLike, labels: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     if s.shape != y.shape or s.ndim != 1:
@@ -37,12 +38,12 @@ def _finite(value: float) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def decisions(values: Sequence[float], threshold: float) -> np.ndarray:
+def decisions(values: ArrayLike, threshold: float) -> np.ndarray:
     """Yes/no decisions: ``value >= threshold`` (as 0/1 integers)."""
     return (np.asarray(values, dtype=float) >= threshold).astype(int)
 
 
-def accuracy(scores: Sequence[float], labels: Sequence[float], threshold: float = 0.5) -> float | None:
+def accuracy(scores: ArrayLike, labels: ArrayLike, threshold: float = 0.5) -> float | None:
     """Share of samples where judge and person decide the same.
 
         accuracy = (1/n) sum_i [ (s_i >= t) == (y_i >= t) ]
@@ -53,7 +54,7 @@ def accuracy(scores: Sequence[float], labels: Sequence[float], threshold: float 
     return float(np.mean(decisions(s, threshold) == decisions(y, threshold)))
 
 
-def balanced_accuracy(scores: Sequence[float], labels: Sequence[float], threshold: float = 0.5) -> float | None:
+def balanced_accuracy(scores: ArrayLike, labels: ArrayLike, threshold: float = 0.5) -> float | None:
     """Mean of the recall on each class, so a judge that says "yes" to everything scores 0.5
     on a set where most samples are "yes" (plain accuracy would reward it).
 
@@ -71,7 +72,7 @@ def balanced_accuracy(scores: Sequence[float], labels: Sequence[float], threshol
     return float((recall_yes + recall_no) / 2)
 
 
-def cohen_kappa(scores: Sequence[float], labels: Sequence[float], threshold: float = 0.5) -> float | None:
+def cohen_kappa(scores: ArrayLike, labels: ArrayLike, threshold: float = 0.5) -> float | None:
     """Agreement of the yes/no decisions beyond what chance would give.
 
         kappa = (p_o - p_e) / (1 - p_e)
@@ -92,7 +93,7 @@ def cohen_kappa(scores: Sequence[float], labels: Sequence[float], threshold: flo
     return _finite((p_o - p_e) / (1 - p_e))
 
 
-def spearman(scores: Sequence[float], labels: Sequence[float]) -> float | None:
+def spearman(scores: ArrayLike, labels: ArrayLike) -> float | None:
     """Spearman's rank correlation: Pearson's r between the average ranks of the two.
 
         rho = cov(rank(s), rank(y)) / (sd(rank(s)) sd(rank(y)))
@@ -107,7 +108,7 @@ def spearman(scores: Sequence[float], labels: Sequence[float]) -> float | None:
     return _finite(spearmanr(s, y).statistic)
 
 
-def kendall(scores: Sequence[float], labels: Sequence[float]) -> float | None:
+def kendall(scores: ArrayLike, labels: ArrayLike) -> float | None:
     """Kendall's tau-b: concordant minus discordant pairs, corrected for ties.
 
         tau_b = (C - D) / sqrt((C + D + T_s) (C + D + T_y))
@@ -123,7 +124,7 @@ def kendall(scores: Sequence[float], labels: Sequence[float]) -> float | None:
     return _finite(kendalltau(s, y).statistic)
 
 
-def pairwise_accuracy(scores: Sequence[float], labels: Sequence[float]) -> float | None:
+def pairwise_accuracy(scores: ArrayLike, labels: ArrayLike) -> float | None:
     """Of the pairs of samples the person ranks differently, the share the judge orders the
     same way; a tie in the judge's scores counts half.
 
@@ -141,7 +142,7 @@ def pairwise_accuracy(scores: Sequence[float], labels: Sequence[float]) -> float
     return float(wins[higher].mean())
 
 
-def auroc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
+def auroc(scores: ArrayLike, labels: ArrayLike) -> float | None:
     """Area under the ROC curve of ``scores`` for 0/1 ``labels``: the probability that a
     positive scores above a negative, ties counting half,
 
@@ -169,7 +170,7 @@ def pair_accuracy(pairs: Sequence[tuple[float, float]]) -> float | None:
     return float(np.mean((a > b) + 0.5 * (a == b)))
 
 
-def confusion_table(scores: Sequence[float], labels: Sequence[float], threshold: float = 0.5) -> dict[str, int]:
+def confusion_table(scores: ArrayLike, labels: ArrayLike, threshold: float = 0.5) -> dict[str, int]:
     """Counts of the four (person, judge) decision pairs: ``tp`` both yes, ``tn`` both no,
     ``fp`` judge yes / person no, ``fn`` judge no / person yes."""
     s, y = _arrays(scores, labels)
@@ -184,8 +185,8 @@ def confusion_table(scores: Sequence[float], labels: Sequence[float], threshold:
 
 def bootstrap_interval(
     statistic: Statistic,
-    scores: Sequence[float],
-    labels: Sequence[float],
+    scores: ArrayLike,
+    labels: ArrayLike,
     *,
     confidence: float = 0.95,
     resamples: int = 1000,

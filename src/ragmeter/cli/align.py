@@ -172,9 +172,15 @@ def align_command(
         raise typer.Exit(2)
     print_report(report, show)
     if result_path is not None:
-        from ragmeter.cli.gate import _load
+        from ragmeter.result import EvaluationResult
 
-        means = ppi_summary(_load(result_path, "result"), report, confidence=confidence)
+        try:
+            run = EvaluationResult.load(result_path)
+        except (OSError, ValueError) as exc:  # pydantic's ValidationError is a ValueError
+            err.print(f"[red]error:[/red] {result_path} is not a ragmeter result file: {str(exc).splitlines()[0]}",
+                      highlight=False)
+            raise typer.Exit(2)
+        means = ppi_summary(run, report, confidence=confidence)
         table = Table("metric", "judge mean (naive)", "people, labels only", "prediction-powered",
                       title=f"means of {result_path.name} with {confidence:.0%} intervals")
         for name, s in means.items():
