@@ -168,6 +168,9 @@ def test_cli_table_json_and_ppi(server, tmp_path, monkeypatch):
     broken.write_text("{}")
     failed = CliRunner().invoke(app, ["report", str(run_path), "--alignment", str(broken), "-o", str(page)])
     assert failed.exit_code == 2 and "is not a `ragmeter align --json` file" in " ".join(failed.output.split())
+    unlabelled = CliRunner().invoke(app, ["align", str(labels), "--judge", judge, "-m", "context_recall"])
+    assert unlabelled.exit_code == 2
+    assert "has a label for 'context_recall'; labelled metrics: faithfulness" in " ".join(unlabelled.output.split())
     bad = CliRunner().invoke(app, ["align", "--judge", judge])
     assert bad.exit_code == 2 and "give a LABELS file or --benchmark" in " ".join(bad.output.split())
 

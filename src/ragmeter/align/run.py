@@ -137,6 +137,10 @@ async def aalign(
         raise ValueError(f"no labelled samples in {the_labels.source or 'the labels'}: "
                          + "; ".join(describe_errors(the_labels, 3)))
     chosen = list(metrics or the_labels.metrics())
+    unlabelled = [m for m in chosen if m not in the_labels.metrics()]
+    if unlabelled:
+        raise ValueError(f"no sample of {the_labels.source or 'the labels'} has a label for "
+                         f"{', '.join(map(repr, unlabelled))}; labelled metrics: {', '.join(the_labels.metrics())}")
     unknown_layouts = [lay for lay in layouts if lay not in LAYOUTS]
     if unknown_layouts or not layouts:
         raise ValueError(f"layouts must be some of {LAYOUTS}, got {list(layouts)}")
