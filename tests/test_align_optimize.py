@@ -110,4 +110,6 @@ def test_optimize_raises_test_agreement_and_the_prompts_load(tmp_path, monkeypat
 
 def test_optimize_refuses_what_it_cannot_tune():
     with pytest.raises(ValueError, match="knows how to tune faithfulness"):
-        optimize_prompts(labels_from_records(records()), "context_recall", judge="local")
+        optimize_prompts(labels_from_records(records()), "context_recall", judge="openai:m@http://127.0.0.1:1/v1")
+    with pytest.raises(ValueError, match="the local judge has none"):
+        optimize_prompts(labels_from_records(records()), "faithfulness", judge="local")

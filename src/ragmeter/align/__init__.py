@@ -13,6 +13,7 @@ a train split of the labels and reports the held-out test split.
 from ragmeter.align.agreement import Disagreement, Estimate, MetricAgreement, measure_agreement
 from ragmeter.align.benchmark import BENCHMARKS, BenchmarkFigures, benchmark_path, load_benchmark
 from ragmeter.align.labels import LabelledSample, LabelSet, labels_from_records, load_labels
+from ragmeter.align.optimize import OptimizationReport, optimize_prompts
 from ragmeter.align.ppi import MeanInterval, naive_mean, ppi_mean
 from ragmeter.align.run import (
     AlignmentReport,
@@ -36,6 +37,7 @@ __all__ = [
     "LayoutRun",
     "MeanInterval",
     "MetricAgreement",
+    "OptimizationReport",
     "PPISummary",
     "aalign",
     "agreement_of",
@@ -46,6 +48,7 @@ __all__ = [
     "load_labels",
     "measure_agreement",
     "naive_mean",
+    "optimize_prompts",
     "ppi_lines",
     "ppi_mean",
     "ppi_summary",

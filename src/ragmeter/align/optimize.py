@@ -140,6 +140,8 @@ async def aoptimize_prompts(
     """Async form of ``optimize_prompts``."""
     if metric not in OPTIMIZABLE:
         raise ValueError(f"--optimize knows how to tune {', '.join(OPTIMIZABLE)}; not {metric!r}")
+    if judge.strip() == "local":
+        raise ValueError("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
     name = OPTIMIZABLE[metric]
     base = prompts or DEFAULT_PROMPTS
     labelled = LabelSet([s for s in labels.samples if metric in s.labels], source=labels.source)
