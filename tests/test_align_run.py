@@ -178,7 +178,9 @@ def test_cli_table_json_and_ppi(server, tmp_path, monkeypatch):
 def test_per_task_layout_through_get_judge():
     from ragmeter.judges import get_judge
 
-    assert get_judge("openai:m@http://127.0.0.1:1/v1", layout="per_task", cache=False).layout == "per_task"
-    assert get_judge("openai:m@http://127.0.0.1:1/v1", cache=False).layout == "bundled"
+    url = "openai:m@http://127.0.0.1:1/v1"
+    assert get_judge(url, options={"layout": "per_task"}, cache=False).layout == "per_task"
+    assert get_judge(url, cache=False).layout == "bundled"
+    assert get_judge(f"local+{url}", options={"layout": "per_task"}, cache=False).llm.layout == "per_task"
     with pytest.raises(ValueError, match="layout must be one of"):
-        get_judge("openai:m@http://127.0.0.1:1/v1", layout="sideways", cache=False)
+        get_judge(url, options={"layout": "sideways"}, cache=False)

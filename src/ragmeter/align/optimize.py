@@ -31,9 +31,10 @@ from ragmeter.align.agreement import DEFAULT_THRESHOLD, MetricAgreement
 from ragmeter.align.labels import LabelledSample, LabelSet
 from ragmeter.align.run import agreement_of
 from ragmeter.engine import aevaluate
-from ragmeter.engine.evaluate import close_models, run_sync
+from ragmeter.engine.core import close_models
+from ragmeter.engine.evaluate import run_sync
 from ragmeter.errors import RagmeterError
-from ragmeter.facts import DEFAULT_PROMPTS
+from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult
 
@@ -100,7 +101,6 @@ def _with(prompts: PromptSet, name: str, *, instruction: str | None = None, extr
 async def _rewrites(judge: Any, judge_options: Mapping[str, Any], cache: Any, prompt: TaskPrompt,
                     shown: Sequence[tuple[LabelledSample, Any]], metric: str, count: int) -> list[str]:
     """``count`` instructions written by the judge after reading the disagreements."""
-    from ragmeter.calls.cache import DiskCache
     from ragmeter.judges.spec import get_judge
 
     lines = []
@@ -111,7 +111,7 @@ async def _rewrites(judge: Any, judge_options: Mapping[str, Any], cache: Any, pr
                      + (f" ({item.note})" if item.note else ""))
     user = (f"Current instruction:\n{prompt.instruction}\n\nSamples where the judge disagreed with people:\n"
             + "\n".join(lines) + f"\n\nWrite {count} rewritten instructions.")
-    the_judge = get_judge(judge, cache=cache if isinstance(cache, DiskCache) else bool(cache), **dict(judge_options))
+    the_judge = get_judge(judge, cache=cache, options=judge_options)
     try:
         reply = await the_judge.generate([{"role": "system", "content": REWRITE_SYSTEM}, {"role": "user", "content": user}],
                                          Instructions)

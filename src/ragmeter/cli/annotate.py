@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
 
 HELP = ("y agree · n disagree · 0..1 corrected score · s skip · q quit;"
         " text after the key (e.g. 'n the year is wrong') is saved as a note")
@@ -32,7 +32,7 @@ def annotate(
     from ragmeter import evaluate
     from ragmeter.align.annotate import label_from_answer, labelled_fingerprints
 
-    _setup_logging(False)
+    setup_logging(False)
     chosen = [m.strip() for m in metrics.split(",") if m.strip()]
     done = labelled_fingerprints(out_path)
     try:
