@@ -47,38 +47,26 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+# one definition of the statistics, the length match and the pairing for this benchmark and
+# for `ragmeter align --benchmark halueval`, so the two print the same figures
+from ragmeter.align.benchmark import LENGTH_MATCH, benchmark_path, length_matched, pair_rows  # noqa: E402
+from ragmeter.align.statistics import auroc as shared_auroc  # noqa: E402
+from ragmeter.align.statistics import pair_accuracy  # noqa: E402
+
 HALUEVAL = "halueval_qa_dev.jsonl"
 MSMARCO = "msmarco_ctxrel_dev.jsonl"
-LENGTH_MATCH = 0.30
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
-    """Area under the ROC curve: P(score of a positive > score of a negative), ties half.
-
-    Mann-Whitney U from average ranks: AUROC = (R+ - n+(n+ + 1)/2) / (n+ n-), where R+ is
-    the sum of the positives' ranks (tied scores share their average rank).
-    """
-    s = np.asarray(scores, dtype=float)
-    y = np.asarray(labels, dtype=int)
-    pos, neg = int(y.sum()), int(len(y) - y.sum())
-    if pos == 0 or neg == 0:
-        return float("nan")
-    order = np.argsort(s, kind="mergesort")
-    ranks = np.empty(len(s))
-    sorted_s = s[order]
-    i = 0
-    while i < len(s):
-        j = i
-        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+    """AUROC (ties half), as ``ragmeter align`` computes it; NaN with one class only."""
+    value = shared_auroc(scores, labels)
+    return float("nan") if value is None else value
 
 
 def pairwise_accuracy(pairs: Sequence[tuple[float, float]]) -> float:
-    """Share of (relevant, negative) score pairs ordered right; ties count half."""
-    return float(np.mean([1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs]))
+    """Share of (should-be-higher, should-be-lower) score pairs ordered right; ties count half."""
+    value = pair_accuracy(pairs)
+    return float("nan") if value is None else value
 
 
 def peak_rss_mb() -> float:
@@ -98,19 +86,45 @@ class Answer:
 
 def load_halueval(path: Path, limit: int) -> list[tuple[Answer, Answer]]:
     """(right, hallucinated) answer pairs of the first ``limit`` questions, in file order."""
-    by_question: dict[str, dict[int, Answer]] = {}
     with path.open(encoding="utf-8") as f:
-        for line in f:
-            row = json.loads(line)
-            qid = row["id"].rsplit("-", 1)[0]
-            by_question.setdefault(qid, {})[int(row["faithful"])] = Answer(
-                qid, row["contexts"][0], row["answer"], int(row["faithful"]))
-    pairs = [(v[1], v[0]) for v in by_question.values() if 0 in v and 1 in v]
-    return pairs[:limit]
+        pairs = pair_rows(json.loads(line) for line in f if line.strip())
+    answer = lambda row: Answer(row["id"].rsplit("-", 1)[0], row["contexts"][0], row["answer"],  # noqa: E731
+                                int(row["faithful"]))
+    return [(answer(right), answer(wrong)) for right, wrong in pairs[:limit]]
 
 
-def length_matched(a: str, b: str) -> bool:
-    return abs(len(a) - len(b)) < LENGTH_MATCH * max(len(a), len(b), 1)
+def halueval_metric(path: Path, limit: int) -> dict:
+    """The faithfulness *metric* through ``ragmeter.evaluate`` with the local judge (what a
+    user of ``ragmeter align --benchmark halueval --judge local`` sees): AUROC and pair
+    accuracy, overall and on the length-matched pairs. An answer the metric cannot score
+    (no claims) is left out with its pair."""
+    from ragmeter import evaluate
+
+    with path.open(encoding="utf-8") as f:
+        pairs = pair_rows(json.loads(line) for line in f if line.strip())[:limit]
+    rows = [row for pair in pairs for row in pair]
+    t0 = time.perf_counter()
+    result = evaluate([{k: r[k] for k in ("id", "question", "contexts", "answer")} for r in rows],
+                      ["faithfulness"], judge="local", cache=False, journal=False, show_progress=False)
+    seconds = time.perf_counter() - t0
+    score = {r["id"]: v for r, v in zip(rows, result.scores("faithfulness"))}
+    kept = [(right, wrong) for right, wrong in pairs
+            if score[right["id"]] is not None and score[wrong["id"]] is not None]
+    matched = [(right, wrong) for right, wrong in kept if length_matched(right["answer"], wrong["answer"])]
+    scored = [r for r in rows if score[r["id"]] is not None]
+    in_matched = {r["id"] for right, wrong in pairs if length_matched(right["answer"], wrong["answer"])
+                  for r in (right, wrong)}
+    lm = [r for r in scored if r["id"] in in_matched]
+    return {
+        "questions": len(pairs),
+        "answers": len(rows),
+        "scored": len(scored),
+        "auroc": auroc([score[r["id"]] for r in scored], [r["faithful"] for r in scored]),
+        "auroc_length_matched": auroc([score[r["id"]] for r in lm], [r["faithful"] for r in lm]),
+        "pair_accuracy": pairwise_accuracy([(score[a["id"]], score[b["id"]]) for a, b in kept]),
+        "pair_accuracy_length_matched": pairwise_accuracy([(score[a["id"]], score[b["id"]]) for a, b in matched]),
+        "seconds": seconds,
+    }
 
 
 def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool) -> dict:
@@ -368,9 +382,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=("halueval", "msmarco"), help="run one set only")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--halueval", default=None,
+                        help="HaluEval file to read instead of DATASETS/halueval_qa_dev.jsonl; "
+                             "'bundled' = the 500 rows shipped for `ragmeter align --benchmark halueval`")
+    parser.add_argument("--metric", action="store_true",
+                        help="also score the faithfulness metric end to end (ragmeter.evaluate, local "
+                             "judge), as `ragmeter align --benchmark halueval` does")
     args = parser.parse_args(argv)
 
     halu_path, marco_path = args.datasets / HALUEVAL, args.datasets / MSMARCO
+    if args.halueval is not None:
+        halu_path = benchmark_path("halueval") if args.halueval == "bundled" else Path(args.halueval)
     if not halu_path.exists() and not marco_path.exists():
         print(f"no development sets in {args.datasets} ({HALUEVAL}, {MSMARCO}): "
               "nothing to measure (pass --datasets DIR)")
@@ -386,6 +408,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if halu_path.exists():
             out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings)
             print_halueval(out["halueval"])
+            if args.metric:
+                m = out["halueval_metric"] = halueval_metric(halu_path, args.limit)
+                print(f"faithfulness metric, local judge, via ragmeter.evaluate ({m['scored']}/{m['answers']} "
+                      f"answers scored, {m['seconds']:.1f} s): AUROC {_fmt(m['auroc'])} (length-matched "
+                      f"{_fmt(m['auroc_length_matched'])}); pair accuracy {_fmt(m['pair_accuracy'])} "
+                      f"(length-matched {_fmt(m['pair_accuracy_length_matched'])})")
         else:
             print(f"\n{halu_path} is missing: HaluEval skipped")
     if args.only in (None, "msmarco"):

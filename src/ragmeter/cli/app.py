@@ -194,6 +194,8 @@ def demo(
 
 # the other commands live in their own files and register themselves on ``app`` (from
 # ``cli.console``, so none of them imports this module back)
+from ragmeter.cli import align as _align_commands  # noqa: E402,F401
+from ragmeter.cli import annotate as _annotate_commands  # noqa: E402,F401
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401

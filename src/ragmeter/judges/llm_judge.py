@@ -30,7 +30,7 @@ from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.errors import JudgeOutputInvalid
 from ragmeter.judges.dry_run import SyntheticBackend
-from ragmeter.judges.prompting import PromptingJudge
+from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
 from ragmeter.judges.protocol import (
     ChatBackend,
     ChatCompletion,
@@ -62,7 +62,8 @@ class LLMJudge(PromptingJudge):
 
     ``structured`` picks how JSON is asked for ("auto" starts with ``json_schema`` and steps
     down once if the server rejects it). ``temperature`` defaults to 0 so that reruns agree.
-    ``write_cache=False`` reads the cache without adding to it (the dry run).
+    ``write_cache=False`` reads the cache without adding to it (the dry run). ``layout`` is
+    "bundled" or "per_task" (see ``ragmeter.judges.prompting.LAYOUTS``).
     """
 
     def __init__(
@@ -79,7 +80,11 @@ class LLMJudge(PromptingJudge):
         max_tokens: int | None = None,
         seed: int | None = None,
         write_cache: bool = True,
+        layout: str = "bundled",
     ) -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+        self.layout = layout
         self.backend = backend
         self.write_cache = write_cache
         self.name = name or backend.identity

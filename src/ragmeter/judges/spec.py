@@ -108,4 +108,5 @@ def get_judge(
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
         seed=settings.seed,
+        layout=settings.layout,
     )
