@@ -52,6 +52,9 @@ def evaluate(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
     engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter\\[ray]'; see docs/scale.md)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --engine ray: the Ray cluster to use (e.g. auto, ray://HOST:10001); default a local Ray."),
+    tag: list[str] = typer.Option([], "--tag", help="Tag the recorded run (repeatable); see `ragmeter runs`."),
+    record: bool = typer.Option(True, "--record/--no-record", help="Record the run in the run store (see `ragmeter runs`)."),
+    store: Optional[str] = typer.Option(None, "--store", help="Run store: path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
@@ -102,6 +105,9 @@ def evaluate(
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
+    from ragmeter.runs import Record
+
+    recording = Record(store=store, tags=tag) if record else False
     with plain_errors("finished scores are in the journal; run the same command again to resume"):
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
         the_embedder = embedder if engine == "ray" else get_embedder(
@@ -123,10 +129,13 @@ def evaluate(
             keep_samples=show_samples or out_path is None,
             engine=engine,
             ray_address=ray_address,
+            record=recording,
         )
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")
+    if recording and recording.run:
+        err.print(f"run recorded as {recording.run} (`ragmeter runs show {recording.run}`)")
     if (nothing := nothing_scored(result, data)) is not None:
         fail(nothing, EXIT_FAILED)
 
@@ -199,8 +208,12 @@ from ragmeter.cli import annotate as _annotate_commands  # noqa: E402,F401
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
+from ragmeter.cli import ingest as _ingest_commands  # noqa: E402,F401
+from ragmeter.cli import monitor as _monitor_commands  # noqa: E402,F401
 from ragmeter.cli import report as _report_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
+from ragmeter.cli import runs as _runs_commands  # noqa: E402,F401
+from ragmeter.cli import ui as _ui_commands  # noqa: E402,F401
 
 
 def main() -> None:

@@ -29,6 +29,7 @@ from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter
+from ragmeter.runs import RunRecorder
 
 
 def check_inputs(sample: Sample, metric: Metric) -> MetricScore | None:
@@ -62,9 +63,11 @@ class ResultSink:
     """Where finished samples go: kept in memory, written to a result file, or both; the
     per-metric totals are kept either way."""
 
-    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool) -> None:
+    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool,
+                 recorder: RunRecorder | None = None) -> None:
         self.names = metrics
         self.writer = writer
+        self.recorder = recorder  # the run store's, when the run is recorded
         self.keep = keep
         self.samples: list[SampleResult] = []
         self.input_errors: list[RowError] = []
@@ -76,6 +79,8 @@ class ResultSink:
         self.totals.add(result)
         if self.writer is not None:
             self.writer.add(result)
+        if self.recorder is not None:
+            self.recorder.add(result)
         if self.keep:
             self.samples.append(result)
 
@@ -86,6 +91,8 @@ class ResultSink:
         if self.writer is not None:
             path = self.writer.finish(info, usage, self.input_errors)
             streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
+        if self.recorder is not None:
+            self.recorder.finish(info, usage, self.input_errors)
         return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
                                 streamed=streamed)
 

@@ -329,6 +329,7 @@ async def run_on_ray(
     concurrency: int,
     show_progress: bool,
     ray_address: str | None,
+    recorder: Any = None,
 ) -> EvaluationResult:
     """Score ``stream`` on Ray and return the result ``aevaluate`` would have returned.
 
@@ -336,7 +337,7 @@ async def run_on_ray(
     ``driver_judge`` and ``driver_embedder`` are the driver's (built for their names and for
     translating prompts; they score nothing here, and their usage is added to the workers')."""
     names = [m.name for m in metrics]
-    sink = ResultSink(names, writer, keep_samples)
+    sink = ResultSink(names, writer, keep_samples, recorder)
     # an object here belongs to no metric that uses it (``prepare`` checked): not sent
     judge_name = judge_spec if isinstance(judge_spec, str) else None
     embedder_name = embedder_spec if isinstance(embedder_spec, str) else None
@@ -428,6 +429,8 @@ async def run_on_ray(
             future.cancel()
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         pool.stop()
