@@ -133,7 +133,7 @@ class OpenAIConnection:
         key = os.environ.get(self.api_key_env) or PLACEHOLDER_KEY
         base_url, query = split_query(self.base_url)
         if self.azure_api_version is not None:
-            if self.base_url is None:
+            if base_url is None:
                 raise JudgeUnavailable("an Azure OpenAI judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
             return openai.AsyncAzureOpenAI(
                 api_key=key,
