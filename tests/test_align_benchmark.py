@@ -17,7 +17,10 @@ from ragmeter.align.benchmark import length_matched, pair_rows
 from ragmeter.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent.parent / "shared" / "datasets" / "halueval_qa_dev.jsonl"
+# beside the repository, as bench/quality.py reads it (a git worktree sits one level deeper)
+SHARED = next((p for p in (ROOT.parent / "shared" / "datasets" / "halueval_qa_dev.jsonl",
+                           ROOT.parent.parent / "shared" / "datasets" / "halueval_qa_dev.jsonl") if p.exists()),
+              ROOT.parent / "shared" / "datasets" / "halueval_qa_dev.jsonl")
 
 
 def test_bundled_data_is_small_licensed_and_half_length_matched():
