@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 from pydantic import BaseModel
 
 from ragmeter.errors import NeedsLLMJudge
-from ragmeter.judgements.outputs import Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
+from ragmeter.judgements.outputs import ChunkRelevance, Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
 from ragmeter.judgements.tasks import Sections, Task
 from ragmeter.judges.local import LocalJudge
 
@@ -217,6 +217,19 @@ def _relevant_sentences(judge: LocalJudge, jobs: list[Job], results: list[Solved
         results[i].probabilities[task.key] = [float(p) for p in probs]
 
 
+def _chunk_relevance(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
+    """Each chunk's relevance from ``ChunkRelevanceScorer``: the question's focus present and an
+    answer of the kind it asks for beside it, not only its words."""
+    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+
+    scorer = judge.model("chunk_relevance")
+    for i, task, sections in jobs:
+        judged = scorer.relevance(str(sections.get("question") or ""), list(sections.get("context") or []))
+        verdicts = [ChunkRelevance(reason=j.reason, relevance=round(j.relevance, 4)) for j in judged]
+        results[i].outcomes[task.key] = task.output_type(verdicts=verdicts)
+        results[i].probabilities[task.key] = [float(j.relevance) for j in judged]
+
+
 def _entities(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
     from ragmeter.local.nlp import analyse
 
@@ -286,6 +299,7 @@ _KINDS: dict[str, Callable[[LocalJudge, list[Job], list[Solved]], None]] = {
     "ground_truth_in_answer": _support,
     "context_usefulness": _usefulness,
     "relevant_sentences": _relevant_sentences,
+    "chunk_relevance": _chunk_relevance,
     "entities": _entities,
     "answer_questions": _coverage,
     "critique": _critiques,
