@@ -214,8 +214,8 @@ def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
                        samples: int = 200) -> dict:
     """Samples/s in the judge's shape: one ``support`` call per sample, whose premise is three
     passages joined by line breaks and whose claims are four hallucinated answers, starting
-    from an empty analysis cache (as a run's first pass over its data does)."""
-    from ragmeter.local import nlp
+    from empty caches (as a run's first pass over its data does)."""
+    from ragmeter.local import clear_caches
 
     contexts = list(dict.fromkeys(p[0].context for p in pairs))
     claims = [p[1].answer for p in pairs]
@@ -223,7 +223,7 @@ def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
     if n == 0:
         return {}
     batch = [("\n".join(contexts[3 * i:3 * i + 3]), claims[4 * i:4 * i + 4]) for i in range(n)]
-    nlp.clear_cache()
+    clear_caches()
     t0 = time.perf_counter()
     for premise, cs in batch:
         verifier.support([(premise, c) for c in cs])

@@ -246,7 +246,7 @@ def _entities(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None
 
 
 def _coverage(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local.answer import question_coverage
+    from ragmeter.local.coverage import question_coverage
 
     covered = question_coverage(
         [str(s.get("question") or "") for _, _, s in jobs],
@@ -262,7 +262,7 @@ def _coverage(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None
 
 
 def _critiques(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local import answer as signals
+    from ragmeter.local import critiques as signals
 
     for aspect in LOCAL_CRITIQUES:
         mine = [(i, t, s) for i, t, s in jobs if t.key == f"critique_{aspect}" and _builtin_criterion(t, aspect)]
