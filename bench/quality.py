@@ -21,7 +21,7 @@ Reports, it does not assert:
 * **MS MARCO context relevance.** For each query, is the relevant passage scored above its
   hard negative (ties count half)? ``ChunkRelevanceScorer`` (the local judge's
   ``context_relevance``) and ``RelevanceScorer`` (its ``context_relevancy`` and precision
-  signals) beside three baselines: raw MiniLM cosine, passage length (longer = relevant)
+  signals), each with and without the MiniLM cosine, beside three baselines: raw MiniLM cosine, passage length (longer = relevant)
   and BM25-like term overlap (``RelevanceScorer.focus`` alone); mean relevance of the
   relevant and of the negative passages beside the pairwise figure.
 * **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
@@ -290,11 +290,11 @@ def msmarco(path: Path) -> dict:
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
 
     t0 = time.perf_counter()
-    chunk = ChunkRelevanceScorer()
+    chunk = ChunkRelevanceScorer()  # with the MiniLM cosine, as the local judge runs it
     chunk_pairs = [tuple(j.relevance for j in chunk.relevance(q, [pos, neg])) for q, pos, neg in triples]
     chunk_time = time.perf_counter() - t0
-    chunk_cos = ChunkRelevanceScorer(embeddings=True)
-    chunk_cos_pairs = [tuple(j.relevance for j in chunk_cos.relevance(q, [pos, neg])) for q, pos, neg in triples]
+    chunk_lex = ChunkRelevanceScorer(embeddings=False)
+    chunk_lex_pairs = [tuple(j.relevance for j in chunk_lex.relevance(q, [pos, neg])) for q, pos, neg in triples]
     bm25 = [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), a) for a in nlp.analyse([pos, neg]))
             for q, pos, neg in triples]
     length = [(float(len(pos)), float(len(neg))) for _, pos, neg in triples]
@@ -317,7 +317,7 @@ def msmarco(path: Path) -> dict:
         "context_relevance": pairwise_accuracy(chunk_pairs),  # type: ignore[arg-type]
         "context_relevance_mean_relevant": float(np.mean([a for a, _ in chunk_pairs])),
         "context_relevance_mean_negative": float(np.mean([b for _, b in chunk_pairs])),
-        "context_relevance_with_cosine": pairwise_accuracy(chunk_cos_pairs),  # type: ignore[arg-type]
+        "context_relevance_lexical": pairwise_accuracy(chunk_lex_pairs),  # type: ignore[arg-type]
         "bm25_overlap": pairwise_accuracy(bm25),  # type: ignore[arg-type]
         "length": pairwise_accuracy(length),
         "context_relevance_s": chunk_time,
@@ -344,6 +344,8 @@ def own_pairs(path: Path = OWN_PAIRS) -> dict:
     triples = [(r["question"], r["relevant"], r["negative"]) for r in rows]
     chunk = ChunkRelevanceScorer()
     ours = [tuple(j.relevance for j in chunk.relevance(q, [p, n])) for q, p, n in triples]
+    chunk_lex = ChunkRelevanceScorer(embeddings=False)
+    ours_lex = [tuple(j.relevance for j in chunk_lex.relevance(q, [p, n])) for q, p, n in triples]
     lexical = RelevanceScorer(embeddings=False)
     old = [tuple(lexical.relevance(q, [p, n])) for q, p, n in triples]
     bm25 = [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), a) for a in nlp.analyse([p, n]))
@@ -358,6 +360,7 @@ def own_pairs(path: Path = OWN_PAIRS) -> dict:
         "context_relevance": pairwise_accuracy(ours),  # type: ignore[arg-type]
         "context_relevance_mean_relevant": float(np.mean([a for a, _ in ours])),
         "context_relevance_mean_negative": float(np.mean([b for _, b in ours])),
+        "context_relevance_lexical": pairwise_accuracy(ours_lex),  # type: ignore[arg-type]
         "relevance_scorer_lexical": pairwise_accuracy(old),  # type: ignore[arg-type]
         "minilm_cosine": pairwise_accuracy(cos),
         "bm25_overlap": pairwise_accuracy(bm25),  # type: ignore[arg-type]
@@ -371,6 +374,7 @@ def print_own_pairs(r: dict) -> None:
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
           f"   mean relevant {r['context_relevance_mean_relevant']:.2f}, negative "
           f"{r['context_relevance_mean_negative']:.2f}")
+    print(f"{'ChunkRelevanceScorer without the MiniLM cosine':58} {_fmt(r['context_relevance_lexical']):>17}")
     print(f"{'RelevanceScorer, lexical':58} {_fmt(r['relevance_scorer_lexical']):>17}")
     print(f"{'baseline: MiniLM cosine (question, whole passage)':58} {_fmt(r['minilm_cosine']):>17}")
     print(f"{'baseline: BM25-like term overlap (RelevanceScorer.focus)':58} {_fmt(r['bm25_overlap']):>17}")
@@ -427,7 +431,7 @@ def print_msmarco(r: dict) -> None:
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
           f"   mean relevant {r['context_relevance_mean_relevant']:.2f}, negative "
           f"{r['context_relevance_mean_negative']:.2f}")
-    print(f"{'ChunkRelevanceScorer with MiniLM cosine':58} {_fmt(r['context_relevance_with_cosine']):>17}")
+    print(f"{'ChunkRelevanceScorer without the MiniLM cosine':58} {_fmt(r['context_relevance_lexical']):>17}")
     print(f"{'baseline: BM25-like term overlap (RelevanceScorer.focus)':58} {_fmt(r['bm25_overlap']):>17}")
     print(f"{'baseline: passage length (longer = relevant)':58} {_fmt(r['length']):>17}")
     print(f"ChunkRelevanceScorer: {r['context_relevance_s']:.1f} s; RelevanceScorer: {r['scorer_s']:.1f} s, {r['passages_per_s']:.0f} passages/s "

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
+from ragmeter.local import caches
 from ragmeter.local.nlp import load_nlp, normalise_text
 
 DEFINITION_CUES = frozenset(
@@ -132,3 +133,6 @@ def question_focus(question: str) -> QuestionFocus:
             if words[i] and lemmas[i] not in ("do", "be", "have"):
                 focus.append(words[i])
     return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head)
+
+
+caches.register(question_focus.cache_clear)
