@@ -5,6 +5,7 @@
     .venv/bin/python bench/quality.py --verifier nli:/path/to/nli-model
     .venv/bin/python bench/quality.py --only msmarco --json quality.json
     .venv/bin/python bench/quality.py --only relevance     # context_relevance: MS MARCO + own pairs
+    .venv/bin/python bench/quality.py --only answer        # answer relevancy: own 60 triples
 
 Reports, it does not assert:
 
@@ -27,6 +28,11 @@ Reports, it does not assert:
 * **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
   written after ``ChunkRelevanceScorer`` was set: a passage that answers the question
   against one on the same topic, sharing its terms, that does not): the same figures.
+* **Answer relevancy triples** (``bench/data/answer_relevancy_triples.jsonl``: question,
+  complete answer, poorer answer that is incomplete, evasive, off-point or padded-but-
+  incomplete, often longer): how often local question coverage scores the complete answer
+  higher, per half (the first looked at while the mechanism was set, the second written
+  after), beside the plain cosine and the length baseline.
 * Wall time and throughput of each: spaCy on the premises (most of the verifier's cost,
   paid once per context), the alignment itself, and samples/s in the shape the judge calls
   it (one call per sample: three passages joined, four claims, cold cache); peak memory
@@ -381,6 +387,59 @@ def print_own_pairs(r: dict) -> None:
     print(f"{'baseline: passage length (longer = relevant)':58} {_fmt(r['length']):>17}")
 
 
+# --- answer relevancy: complete against poorer answers -----------------------------------
+
+ANSWER_TRIPLES = ROOT / "bench" / "data" / "answer_relevancy_triples.jsonl"
+
+
+def answer_triples(path: Path = ANSWER_TRIPLES) -> dict:
+    """Local answer relevancy (``question_coverage``, what the local judge answers with) on
+    (question, complete answer, poorer answer) triples, per half: the first half was looked
+    at while the mechanism was set, the second written afterwards. Beside it: the plain
+    question-answer MiniLM cosine and the answer length (longer = better)."""
+    from ragmeter.local.coverage import question_coverage
+    from ragmeter.local.verifier import default_encoder
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    encoder = default_encoder()
+    out: dict = {"triples": len(rows), "halves": {}}
+    for half in ("first", "second"):
+        mine = [r for r in rows if r["half"] == half]
+        questions = [r["question"] for r in mine for _ in (0, 1)]
+        answers = [a for r in mine for a in (r["complete"], r["poorer"])]
+        scored = [c.score for c in question_coverage(questions, answers, encoder)]
+        vectors = encoder.encode([*questions[::2], *answers])
+        qv, av = vectors[: len(mine)], vectors[len(mine):]
+        cos = [(float(qv[k] @ av[2 * k]), float(qv[k] @ av[2 * k + 1])) for k in range(len(mine))]
+        ours = [(scored[2 * k], scored[2 * k + 1]) for k in range(len(mine))]
+        kinds = sorted({r["kind"] for r in mine})
+        out["halves"][half] = {
+            "triples": len(mine),
+            "coverage": pairwise_accuracy(ours),  # type: ignore[arg-type]
+            "mean_complete": float(np.mean([a for a, _ in ours])),
+            "mean_poorer": float(np.mean([b for _, b in ours])),
+            "by_kind": {k: pairwise_accuracy([o for o, r in zip(ours, mine) if r["kind"] == k]) for k in kinds},
+            "cosine": pairwise_accuracy(cos),
+            "length": pairwise_accuracy([(float(len(r["complete"])), float(len(r["poorer"]))) for r in mine]),
+            "poorer_longer": sum(len(r["poorer"]) > len(r["complete"]) for r in mine),
+        }
+    return out
+
+
+def print_answer_triples(r: dict) -> None:
+    print(f"\nAnswer relevancy, complete vs poorer answer ({r['triples']} triples, bench/data)")
+    print(f"{'score':58} {'first half':>10} {'second half':>11}")
+    first, second = r["halves"]["first"], r["halves"]["second"]
+    for key, label in (("coverage", "local question coverage (the local answer_relevancy)"),
+                       ("cosine", "baseline: MiniLM cosine (question, whole answer)"),
+                       ("length", "baseline: answer length (longer = better)")):
+        print(f"{label:58} {_fmt(first[key]):>10} {_fmt(second[key]):>11}")
+    for name, h in (("first", first), ("second", second)):
+        kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in h["by_kind"].items())
+        print(f"{name} half ({h['triples']}; poorer answer longer in {h['poorer_longer']}): mean "
+              f"complete {h['mean_complete']:.2f}, poorer {h['mean_poorer']:.2f}; by kind: {kinds}")
+
+
 # --- report ------------------------------------------------------------------------------
 
 
@@ -451,7 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="verifier spec: 'alignment' (default) or 'nli:NAME_OR_PATH'")
     parser.add_argument("--embeddings", action="store_true",
                         help="alignment verifier with MiniLM similarity (off by default)")
-    parser.add_argument("--only", choices=("halueval", "msmarco", "relevance"), help="run one set only")
+    parser.add_argument("--only", choices=("halueval", "msmarco", "relevance", "answer"), help="run one set only")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -480,6 +539,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_msmarco(out["msmarco"])
         else:
             print(f"\n{marco_path} is missing: MS MARCO skipped")
+    if args.only in (None, "answer"):
+        out["answer_relevancy_triples"] = answer_triples()
+        print_answer_triples(out["answer_relevancy_triples"])
     if args.only in (None, "relevance"):
         out["own_relevance_pairs"] = own_pairs()
         print_own_pairs(out["own_relevance_pairs"])
