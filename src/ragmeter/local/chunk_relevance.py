@@ -182,7 +182,7 @@ class ChunkRelevanceScorer:
         terms = key_terms(q)
         focus = list(asks.focus) or terms
         weights = [nlp.word_weight(t) for t in focus]
-        cosines = [None] * len(passages)
+        cosines: list[float | None] = [None] * len(passages)
         if self.lexical.embeddings:
             rows = self.lexical.encoder.encode([question, *passages])
             cosines = [max(0.0, float(rows[0] @ rows[i + 1])) for i in range(len(passages))]
