@@ -64,6 +64,28 @@ def verdicts_type(n: int) -> type[BaseModel]:
     )
 
 
+class ChunkRelevance(BaseModel):
+    """One retrieved chunk's relevance to the question (``context_relevance``)."""
+
+    reason: str = Field(description="one short sentence")
+    relevance: float = Field(ge=0.0, le=1.0, description="1 answers the question, 0.5 answers part of it, 0 does not help")
+
+    @property
+    def verdict(self) -> bool:
+        """Relevant: it answers at least part of the question."""
+        return self.relevance >= 0.5
+
+
+@lru_cache(maxsize=512)
+def chunk_relevances_type(n: int) -> type[BaseModel]:
+    """``{"verdicts": [ChunkRelevance] * n}``: exactly one judgement per chunk. Named
+    ``verdicts`` like the yes/no lists, so the cascade replaces uncertain items the same way."""
+    return create_model(
+        f"ChunkRelevances{n}",
+        verdicts=(list[ChunkRelevance], Field(min_length=n, max_length=n, description=f"exactly {n}, in order")),
+    )
+
+
 @lru_cache(maxsize=64)
 def questions_type(n: int) -> type[BaseModel]:
     return create_model(
