@@ -30,7 +30,8 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal, Union, cast, get_args
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union, cast, get_args
 import yaml
 
 from ragmeter.data import Dataset, RowError
+from ragmeter.errors import RagmeterError
 from ragmeter.data.dataset import COLUMNS as SAMPLE_COLUMNS
 from ragmeter.result import EvaluationResult
 
@@ -205,6 +207,7 @@ def save_to_disk(
         written.manifest["result"] = {"file": RESULT_FILE}
 
     written.measure(folder)
+    _write_datasets_copy(folder, split, folder / data_rel)
     manifest = written.manifest_json()
     (folder / CARD).write_text(_card(obj, written, repo_id=repo_id, license=license), encoding="utf-8")
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -252,8 +255,9 @@ def push_to_hub(
 
     kind = kind_of(obj)
     api = HfApi(endpoint=_endpoint(endpoint), token=_require_token(token))
-    repo = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ragmeter-hub-") as tmp:
+    with reaching_the_hub(repo_id, api.endpoint, "push to"):
+        repo = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="ragmeter-hub-") as tmp, reaching_the_hub(repo_id, api.endpoint, "push to"):
         folder = save_to_disk(obj, Path(tmp) / "repo", repo_id=repo.repo_id, license=license)
         manifest = _read_manifest(folder)
         operations = [
@@ -288,7 +292,8 @@ def load_from_hub(
     from huggingface_hub.errors import EntryNotFoundError
 
     api = HfApi(endpoint=_endpoint(endpoint), token=token)
-    commit = api.dataset_info(repo_id, revision=revision).sha
+    with reaching_the_hub(repo_id, api.endpoint, "download"):
+        commit = api.dataset_info(repo_id, revision=revision).sha
     if commit is None:
         raise ValueError(f"the Hub did not say which commit {repo_id}@{revision or 'main'} is")
 
@@ -301,16 +306,49 @@ def load_from_hub(
         )
 
     try:
-        manifest_path = download(MANIFEST)
+        with reaching_the_hub(repo_id, api.endpoint, "download"):
+            manifest_path = download(MANIFEST)
     except EntryNotFoundError:
         raise ValueError(
             f"{repo_id} has no {MANIFEST}: it was not pushed by ragmeter. Read its tables with "
             f"datasets.load_dataset({repo_id!r}) and ragmeter.Dataset.from_hf(...)"
         ) from None
     folder = manifest_path.parent
-    for rel in _read_manifest(folder)["files"]:
-        download(rel)
+    with reaching_the_hub(repo_id, api.endpoint, "download"):
+        for rel in _read_manifest(folder)["files"]:
+            download(rel)
     return load_from_disk(folder, kind=kind)
+
+
+class HubUnreachable(RagmeterError):
+    """The Hub could not be reached (no network, a proxy, a wrong endpoint, offline mode).
+
+    Raised in place of the HTTP library's own connection error, which names neither the
+    repo nor what to check. Transient: the same call may work once the network is back."""
+
+    transient = True
+
+
+_TRANSPORT_ERRORS = ("TransportError", "NetworkError", "ConnectError", "TimeoutException", "ProxyError")
+"""Class names of httpx's (and httpx2's) connection-level errors, matched by name so either
+library's classes are recognised without importing it."""
+
+
+@contextmanager
+def reaching_the_hub(repo_id: str, endpoint: str | None, action: str) -> Iterator[None]:
+    """Turn a failure to reach the Hub into ``HubUnreachable`` naming the repo, the endpoint
+    and what to check. HTTP answers (404, 401...) pass through: they say what is wrong."""
+    where = endpoint or "https://huggingface.co"
+    try:
+        yield
+    except Exception as exc:
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        offline = "OfflineModeIsEnabled" in names
+        if not (offline or names & set(_TRANSPORT_ERRORS) or isinstance(exc, ConnectionError)):
+            raise
+        check = ("HF_HUB_OFFLINE is set: unset it to use the Hub" if offline else
+                 "check the network, any proxy (HTTPS_PROXY) and the endpoint (--endpoint / HF_ENDPOINT)")
+        raise HubUnreachable(f"cannot {action} {repo_id} at {where}: {type(exc).__name__}: {exc}; {check}") from exc
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -365,6 +403,48 @@ def _clear_folder(folder: Path) -> None:
     old = _read_manifest(folder)
     for rel in [*old["files"], MANIFEST]:
         (folder / _safe_relpath(rel)).unlink(missing_ok=True)
+    _remove_datasets_copy(folder)
+
+
+DATASETS_DICT_FILE = "dataset_dict.json"
+"""Marks the folder as a ``datasets.DatasetDict`` directory for ``datasets.load_from_disk``."""
+
+
+def _write_datasets_copy(folder: Path, split: str, parquet: Path) -> None:
+    """Write the rows again in the layout ``datasets.DatasetDict.save_to_disk`` uses (one
+    split folder of Arrow files beside ``dataset_dict.json``), so plain
+    ``datasets.load_from_disk(folder)`` reads a ragmeter folder too: a ``DatasetDict`` with
+    one split (``test``, or ``results`` for a result). It is a local convenience: the Hub
+    gets the Parquet files (what its viewer and ``load_dataset`` read), not this copy."""
+    import datasets
+    import pyarrow.parquet as pq
+
+    copy = datasets.DatasetDict({split: datasets.Dataset(pq.read_table(parquet))})
+    bars = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # a "Saving the dataset" bar for a copy the user did not ask about
+    try:
+        copy.save_to_disk(str(folder))
+    finally:
+        if bars:
+            datasets.enable_progress_bars()
+
+
+def _remove_datasets_copy(folder: Path) -> None:
+    """Remove what ``_write_datasets_copy`` wrote (the split folders ``dataset_dict.json``
+    names, then the file itself); nothing else in the folder is touched."""
+    import shutil
+
+    marker = folder / DATASETS_DICT_FILE
+    if not marker.is_file():
+        return
+    try:
+        splits = json.loads(marker.read_text(encoding="utf-8")).get("splits", [])
+    except (ValueError, AttributeError):
+        splits = []
+    for split in splits:
+        if isinstance(split, str) and split in SPLITS.values():
+            shutil.rmtree(folder / split, ignore_errors=True)
+    marker.unlink(missing_ok=True)
 
 
 def _write_table(table: pa.Table, path: Path) -> None:
@@ -727,10 +807,12 @@ __all__ = [
     "KINDS",
     "Column",
     "HubObject",
+    "HubUnreachable",
     "Kind",
     "kind_of",
     "load_from_disk",
     "load_from_hub",
     "push_to_hub",
+    "reaching_the_hub",
     "save_to_disk",
 ]

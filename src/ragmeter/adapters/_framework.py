@@ -30,6 +30,7 @@ from ragmeter.errors import (
     JudgeRequestRejected,
     JudgeUnavailable,
 )
+from ragmeter.extras import MissingExtra
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatBackend, StructuredOutputUnsupported
 
@@ -39,11 +40,8 @@ _LENGTH_REASONS = {"length", "max_tokens", "max_output_tokens", "model_length"}
 
 
 def missing_extra(extra: str, package: str, error: ImportError) -> ImportError:
-    """The ImportError to raise when an optional framework is not installed."""
-    return ImportError(
-        f"this needs {package}, which is not installed: pip install \"ragmeter[{extra}]\" "
-        f"({error})"
-    )
+    """The error to raise when an optional framework is not installed: names the extra."""
+    return MissingExtra(extra, package)
 
 
 def status_of(exc: BaseException) -> int | None:

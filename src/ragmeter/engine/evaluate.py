@@ -18,12 +18,11 @@ The judge's and embedder's disk cache makes a rerun free; the journal makes it i
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import hashlib
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable, Coroutine, Mapping, Sequence, TypeVar
+from typing import Any, Mapping, Sequence, TypeVar
 
 from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, open_cache
 from ragmeter.data import Sample
@@ -31,6 +30,7 @@ from ragmeter.data.stream import as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.core import ResultSink, build_embedder, build_judge, close_models, score_stream
 from ragmeter.engine.journal import Journal, ScoreKey
+from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judges.options import JudgeOptions
@@ -38,7 +38,7 @@ from ragmeter.judges.prompting import PROMPTING_CONCURRENCY
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
-from ragmeter.prompts.adapt import adapt
+from ragmeter.judges.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.result.writers import open_writer, result_format
@@ -123,7 +123,7 @@ async def aevaluate(
     options = JudgeOptions.of(judge_options)
     disk = open_cache(cache)
     the_judge = build_judge(judge, disk, options) if any(m.uses_judge for m in chosen) else None
-    the_embedder = build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
+    the_embedder = build_embedder(embedder, disk, options) if any(m.uses_embedder for m in chosen) else None
     if concurrency is None:
         concurrency = the_judge.concurrency if the_judge is not None else PROMPTING_CONCURRENCY
     prompt_set = _prompt_set(prompts)
@@ -256,8 +256,8 @@ def evaluate(
     """Score ``data`` (a file, a pandas DataFrame, a Hugging Face Dataset, a list of dicts or
     ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
 
-    Works from a plain script and from a notebook or other code whose event loop is already
-    running (there the run goes to a worker thread with a loop of its own). In async code,
+    Works from a plain script and from a notebook whose event loop is already running: the
+    run goes to ragmeter's one long-lived loop (``ragmeter.engine.loop``). In async code,
     ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
     """
     return run_sync(lambda: aevaluate(
@@ -266,15 +266,4 @@ def evaluate(
         language=language, out=out, keep_samples=keep_samples, engine=engine, ray_address=ray_address,
         record=record,
     ))
-
-
-def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run the coroutine ``make()`` to completion from synchronous code: on a new event loop,
-    or, when the caller already runs one (a notebook), on a worker thread with its own."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(make())
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter") as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
 

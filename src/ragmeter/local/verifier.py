@@ -23,8 +23,10 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
-from ragmeter.local import nlp
+from ragmeter.extras import require
+from ragmeter.local import caches, nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
+from ragmeter.local.normalise import same_word as _same_word
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -60,6 +62,12 @@ class SentenceEncoder:
                                                      batch_size=batch_size, micro_batch=False)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        caches.track(self)
+
+    def clear_cache(self) -> None:
+        """Forget every cached row (``caches.clear_caches`` calls this on every encoder)."""
+        with self._lock:
+            self._cache.clear()
 
     @property
     def threads(self) -> int | None:
@@ -109,26 +117,6 @@ def default_encoder() -> SentenceEncoder:
 
 
 # --- lexical matching --------------------------------------------------------------------
-
-
-def _same_word(a: str, b: str) -> bool:
-    """Equal, or sharing a prefix of at least 4 letters that covers 80% of the shorter word
-    and 60% of the longer.
-
-    "german"/"germany", "physicist"/"physics", "american"/"america" match; "car"/"cart",
-    "play"/"playwright", "france"/"french" do not. A cheap stand-in for stemming that also
-    catches most demonyms.
-    """
-    if a == b:
-        return True
-    if len(a) < 4 or len(b) < 4 or a[:4] != b[:4]:
-        return False
-    common = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        common += 1
-    return common >= 0.8 * min(len(a), len(b)) and common >= 0.6 * max(len(a), len(b))
 
 
 class _Lexicon:
@@ -531,8 +519,8 @@ class CrossEncoderVerifier:
                 from transformers.utils import logging as hf_logging
             except ImportError as exc:
                 raise LocalModelUnavailable(
-                    "an NLI verifier needs transformers and torch "
-                    "(pip install torch transformers)") from exc
+                    "an NLI verifier needs transformers and torch: "
+                    "pip install 'ragmeter[local]'") from exc
             hf_logging.disable_progress_bar()
             try:
                 tokenizer = AutoTokenizer.from_pretrained(
@@ -585,7 +573,7 @@ class CrossEncoderVerifier:
     def support(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:
             return []
-        import torch
+        torch = require("local", "torch", "the NLI verifier")
 
         tokenizer, model, index = self._load()
         out: list[float] = []
