@@ -53,32 +53,6 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
-_SDK_LOADER: threading.Thread | None = None
-_SDK_LOADER_LOCK = threading.Lock()
-
-
-def preload_sdk() -> None:
-    """Start importing the openai SDK on a daemon thread, once per process.
-
-    Why: the import takes 0.5-2 s (its hundreds of pydantic types), most of the set-up of a
-    process's first evaluation. Started when a judge or embedder is built, it overlaps
-    whatever comes next (the user's own set-up, the engine's first pass over the data)
-    instead of blocking the event loop at the first request, which waits only for what is
-    left of it (Python's import lock makes that wait safe)."""
-    global _SDK_LOADER
-    with _SDK_LOADER_LOCK:
-        if _SDK_LOADER is None:
-            _SDK_LOADER = threading.Thread(target=_import_sdk, name="ragmeter-openai-import", daemon=True)
-            _SDK_LOADER.start()
-
-
-def _import_sdk() -> None:
-    try:
-        import openai  # noqa: F401
-    except ImportError:  # reported where the SDK is needed, with the install hint
-        pass
-
-
 class OpenAIConnection:
     """Where to send requests and how to authenticate, without holding the key itself."""
 
@@ -90,8 +64,9 @@ class OpenAIConnection:
         azure_api_version: str | None = None,
         timeout: float = 600.0,
     ) -> None:
-        # Imported now, not on the first request: importing the SDK takes 2-3 s on a busy
-        # machine, and inside the first call's timeout it made that call time out.
+        # Imported now, when the judge or embedder is built, not on the first request: the
+        # import takes 0.5-3 s (hundreds of pydantic types); inside the first call's timeout it
+        # made that call time out, and it is set-up that belongs before a run, not in it.
         import openai  # noqa: F401
 
         self.base_url = base_url
@@ -101,7 +76,6 @@ class OpenAIConnection:
         self.timeout = timeout
         self._clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
-        preload_sdk()
 
     @property
     def needs_key(self) -> bool:
