@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 from pydantic import BaseModel
 
-from ragmeter.errors import NeedsLLMJudge
+from ragmeter.errors import NeedsLLMJudge, UnsupportedLanguage
 from ragmeter.judgements.outputs import Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
 from ragmeter.judgements.tasks import Sections, Task
 from ragmeter.judges.local import LocalJudge
@@ -112,6 +112,13 @@ def solve_batch(judge: LocalJudge, requests: Sequence[tuple[Sequence[Task], Sect
     by_kind: dict[str, list[Job]] = {}
     for i, (tasks, sections) in enumerate(requests):
         for task in tasks:
+            try:
+                unreadable: Exception | None = _unsupported_language(task, sections)
+            except Exception as exc:  # noqa: BLE001 (this task's error, not the batch's)
+                unreadable = exc
+            if unreadable is not None:  # English models: no number for what they cannot read
+                results[i].outcomes[task.key] = unreadable
+                continue
             kind = "critique" if task.need.prompt == "critique" else task.need.prompt
             by_kind.setdefault(kind, []).append((i, task, sections))
     # entities first: its analyses (with the recogniser) serve the later kinds from the
@@ -126,6 +133,21 @@ def solve_batch(judge: LocalJudge, requests: Sequence[tuple[Sequence[Task], Sect
             for i, task, _ in jobs:
                 results[i].outcomes.setdefault(task.key, exc)
     return results
+
+
+def _unsupported_language(task: Task, sections: Sections) -> UnsupportedLanguage | None:
+    """The error for a task that reads a text in a language the local models do not read."""
+    from ragmeter.local.language import unsupported_language
+
+    for name in task.sections:
+        value = sections.get(name) or ""
+        language = unsupported_language(value if isinstance(value, list) else [value])
+        if language is not None:
+            return UnsupportedLanguage(
+                f"{task.key}: the {name.replace('_', ' ')} is in {language.name} (detected), and the "
+                "local judge's models read English only; use an LLM judge (--judge openai:MODEL) "
+                "or the cascade (--judge local+openai:MODEL)")
+    return None
 
 
 def _claims(judge: LocalJudge, jobs: list[Job], results: list[Solved]) -> None:
