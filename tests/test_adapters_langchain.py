@@ -331,7 +331,7 @@ def test_not_a_runnable():
 
 def test_missing_install_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain_core", None)
-    with pytest.raises(ImportError, match=r'pip install "ragmeter\[langchain\]"'):
+    with pytest.raises(ImportError, match=r"pip install 'ragmeter\[langchain\]'"):
         judge_from(object())
 
 

@@ -231,7 +231,7 @@ def test_a_chat_engine_is_refused(index):
 
 def test_missing_install_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "llama_index.core", None)
-    with pytest.raises(ImportError, match=r'pip install "ragmeter\[llamaindex\]"'):
+    with pytest.raises(ImportError, match=r"pip install 'ragmeter\[llamaindex\]'"):
         llamaindex_app(object())
 
 

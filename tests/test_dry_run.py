@@ -88,8 +88,8 @@ def test_local_judge_costs_nothing_and_loads_no_model(monkeypatch):
 
 
 def test_synthetic_replies_validate_and_claims_follow_sentences():
-    from ragmeter.facts.bundle import bundle_type
-    from ragmeter.facts.outputs import Claims, verdicts_type
+    from ragmeter.judges.bundle import bundle_type
+    from ragmeter.judgements.outputs import Claims, verdicts_type
 
     assert estimated_claims("Paris is big; it is old. Lyon is small, and it is near the Alps.") == [
         "Paris is big", "it is old.", "Lyon is small", "it is near the Alps."]

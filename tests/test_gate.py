@@ -197,6 +197,21 @@ def test_error_rate_limit():
     assert not report.passed and "25.0% of scores failed" in report.failed[0].failures[0]
 
 
+def test_a_check_failed_on_its_error_rate_lists_the_failed_rows_and_their_errors():
+    result = make_result({"m": [1.0, None, 1.0, 1.0, None, 1.0]})
+    report = check(result, max_error_rate=0.1)  # no minimum: only the error rate fails
+    worst = report.failed[0].worst
+    assert [(w.row, w.value, w.error) for w in worst] == [
+        (1, None, "JudgeTimeout: no answer in 60 s"), (4, None, "JudgeTimeout: no answer in 60 s")]
+    text = report.to_text()
+    assert "failed samples for m:" in text and "row 1 (q1): JudgeTimeout: no answer in 60 s" in text
+    assert "row 0" not in text  # a 1.0 explains nothing
+    assert "<code>m</code>: failed scores" in report.to_markdown()
+    # the mean failing too: the failed rows first, then the lowest scores
+    both = check(make_result({"m": [0.2, None, 0.1, 0.9]}), {"m": 0.8}, max_error_rate=0.1)
+    assert [(w.row, w.value) for w in both.failed[0].worst] == [(1, None), (2, 0.1), (0, 0.2), (3, 0.9)]
+
+
 def test_minimum_out_of_range_is_an_error():
     with pytest.raises(ValueError, match="must be in"):
         check(make_result({"m": [0.5]}), {"m": 80})

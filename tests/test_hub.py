@@ -14,6 +14,7 @@ import base64
 import hashlib
 import json
 import re
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import pyarrow.parquet as pq
 import pytest
 import yaml
 from typer.testing import CliRunner
@@ -32,7 +34,7 @@ from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.hub import (
     MANIFEST,
     SAMPLE_SCHEMA,
-    TESTSET_SCHEMA,
+    testset_schema,
     kind_of,
     load_from_disk,
     load_from_hub,
@@ -462,9 +464,39 @@ def test_save_to_disk_refuses_a_foreign_folder_and_replaces_its_own(tmp_path):
     save_to_disk(make_testset(), folder)  # a result replaced by a test set: no stale result.json
     assert not (folder / "result.json").exists()
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()) == [
-        "README.md", "data/test-00000-of-00001.parquet", "ragmeter.json",
-    ]
+        "README.md", "data/test-00000-of-00001.parquet", "dataset_dict.json", "ragmeter.json",
+        "test/data-00000-of-00001.arrow", "test/dataset_info.json", "test/state.json",
+    ]  # the result's "results/" copy for datasets.load_from_disk went with it
     assert same(load_from_disk(folder), make_testset())
+
+
+@pytest.mark.parametrize(("make", "split", "rows"), [("testset", "test", 3), ("dataset", "test", None), ("result", "results", None)])
+def test_a_saved_folder_also_loads_with_plain_datasets_load_from_disk(tmp_path, make, split, rows):
+    import datasets
+
+    obj = {"testset": make_testset, "dataset": make_dataset, "result": make_result}[make]()
+    folder = save_to_disk(obj, tmp_path / make)
+    loaded = datasets.load_from_disk(str(folder))
+    assert isinstance(loaded, datasets.DatasetDict) and list(loaded) == [split]
+    table = loaded[split]
+    expected = pq.read_table(folder / f"data/{split}-00000-of-00001.parquet")
+    assert table.num_rows == expected.num_rows == (rows if rows is not None else expected.num_rows)
+    assert table.column_names == expected.column_names
+    assert table.to_pandas().equals(expected.to_pandas())
+    assert same(load_from_disk(folder), obj)  # ragmeter reads the same folder whole
+
+
+def test_an_unreachable_hub_is_a_ragmeter_error_naming_the_repo(hub):
+    from ragmeter.hub import HubUnreachable
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(HubUnreachable, match=rf"cannot download me/evalset at http://127.0.0.1:{port}: ConnectError") as info:
+        load_from_hub("me/evalset", endpoint=f"http://127.0.0.1:{port}")
+    assert "check the network" in str(info.value) and info.value.transient
+    with pytest.raises(HubUnreachable, match="cannot push to me/evalset"):
+        push_to_hub(make_dataset(), "me/evalset", token="hf_x", endpoint=f"http://127.0.0.1:{port}")
 
 
 def test_load_from_disk_rejects_other_folders_and_escaping_paths(tmp_path):
@@ -528,12 +560,12 @@ def test_testset_card_has_front_matter_schema_settings_and_loading(hub):
     assert meta["configs"] == [{"config_name": "default",
                                 "data_files": [{"split": "test", "path": "data/test-00000-of-00001.parquet"}]}]
     info = meta["dataset_info"]
-    assert [f["name"] for f in info["features"]] == [c.name for c in TESTSET_SCHEMA]
+    assert [f["name"] for f in info["features"]] == [c.name for c in testset_schema()]
     assert {"name": "reference_contexts", "list": "string"} in info["features"]
     assert info["splits"][0]["name"] == "test" and info["splits"][0]["num_examples"] == 3
 
     assert "## Schema" in body
-    for column in TESTSET_SCHEMA:
+    for column in testset_schema():
         assert f"| {column.name} | {column.type} | {column.meaning} |" in body
     settings = body.split("## Generation settings", 1)[1].split("\n## ", 1)[0]
     for line in ("| seed | 7 |", "| judge | openai:gpt-4o-mini |", "| size | 3 |",
@@ -711,3 +743,13 @@ def test_cli_pull_to_a_folder_and_to_files(hub, tmp_path):
 
     res = runner.invoke(app, ["pull", "alice/t", "--out", str(tmp_path / "t.csv"), *common])
     assert res.exit_code == 2 and "a test set is written as .jsonl" in res.stderr
+
+
+def test_offline_mode_is_named_as_what_to_check(monkeypatch):
+    from huggingface_hub import constants
+
+    from ragmeter.hub import HubUnreachable
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(HubUnreachable, match=r"cannot download me/evalset at .*; HF_HUB_OFFLINE is set: unset it"):
+        load_from_hub("me/evalset", endpoint="http://127.0.0.1:9")

@@ -127,10 +127,10 @@ def test_cascade_band_controls_the_share_escalated(minilm):
 
 
 def test_cascade_spec_and_band_validation():
-    judge = get_judge("local+openai:m@http://127.0.0.1:9/v1", cache=False, band=(0.3, 0.7))
+    judge = get_judge("local+openai:m@http://127.0.0.1:9/v1", cache=False, options={"band": (0.3, 0.7)})
     assert isinstance(judge, CascadeJudge) and judge.name == "local+openai:m@http://127.0.0.1:9/v1[band=0.3-0.7]"
     with pytest.raises(ValueError, match="band"):
-        get_judge("local+openai:m@http://127.0.0.1:9/v1", cache=False, band=(0.8, 0.2))
+        get_judge("local+openai:m@http://127.0.0.1:9/v1", cache=False, options={"band": (0.8, 0.2)})
 
 
 def test_cli_reports_the_escalated_share(minilm, tmp_path):

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from ragmeter import evaluate
-from ragmeter.facts import DEFAULT_PROMPTS
+from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.metrics import AnswerCorrectness, AspectCritique, ContextRelevancy, FactualCorrectness
 from ragmeter.testing import OpenAIMockServer, Reply, scripted_judge
 

@@ -24,7 +24,8 @@ from ragmeter.errors import ErrorInfo
 from ragmeter.gate import compare
 from ragmeter.metrics.score import MetricScore
 from ragmeter.report import render_report, write_report
-from ragmeter.report.payload import jsonable
+from ragmeter.report.html import plotly_bundle
+from ragmeter.report.payload import jsonable, metric_meta
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult
 
 XSS = "<script>alert(1)</script>"
@@ -142,10 +143,9 @@ def page() -> str:
 
 
 def test_report_is_self_contained(page: str) -> None:
-    from plotly.offline import get_plotlyjs
-
-    plotly_js = get_plotlyjs()
+    plotly_js = plotly_bundle()
     assert page.count(plotly_js[:400]) == 1, "plotly.js must be inlined exactly once"
+    assert "plotly.js (basic - minified) v" in plotly_js[:200]
     found = tags(page)
     scripts = [a for t, a in found if t == "script"]
     assert len(scripts) == 3  # plotly.js, the data, the page's script
@@ -317,9 +317,7 @@ def test_thousands_of_samples_stay_small_and_fast() -> None:
     assert len(data["samples"]) == 3000
     assert len(data["charts"]) == 3  # one figure per metric, none per sample
     assert all(len(trace["y"]) == 20 for chart in data["charts"] for trace in chart["figure"]["data"])
-    from plotly.offline import get_plotlyjs
-
-    assert len(page) - len(get_plotlyjs()) < 2_000_000
+    assert len(page) - len(plotly_bundle()) < 2_000_000
 
 
 # ---------------------------------------------------------------- baseline
@@ -463,3 +461,27 @@ def test_cli_bad_baseline_exits_2(tmp_path: Path) -> None:
     res = runner.invoke(app, ["report", str(good), "-o", str(tmp_path / "r.html"), "--baseline", str(tmp_path / "nope.json")])
     assert res.exit_code == 2
     assert "baseline file" in res.output and "does not exist" in " ".join(res.output.split())
+
+
+# ---------------------------------------------------------------- a new user's first report
+
+
+def test_a_typical_report_is_small_and_labels_answer_similarity_by_its_settings() -> None:
+    from ragmeter import evaluate
+
+    rows = [{"question": f"Question {i}?", "answer": f"The answer is {i} and more words.",
+             "ground_truth": f"The answer is {i}.", "contexts": [f"Context {i}."]} for i in range(21)]
+    result = evaluate(rows, ["token_f1", "rouge_l", "exact_match", "bleu"], show_progress=False, journal=False)
+    page = render_report(result)
+    assert len(page.encode("utf-8")) < 1_500_000, len(page.encode("utf-8"))
+    assert "0 or 1" in _summary_row(page, "exact_match") and "0 or 1" not in _summary_row(page, "token_f1")
+    # the label follows the run's settings, not a class-level read of a property
+    assert not metric_meta("answer_similarity", {"threshold": None}).binary
+    assert metric_meta("answer_similarity", {"threshold": 0.8}).binary
+    # every table sits in a scrolling box, so a narrow window scrolls the table, not the page
+    markup = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    assert markup.count("<table") == len(re.findall(r'<div class="tablewrap"[^>]*><table', markup)) >= 2
+
+
+def _summary_row(page: str, metric: str) -> str:
+    return re.search(rf"<tr><td><b>{metric}</b>.*?</tr>", page).group(0)

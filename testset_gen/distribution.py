@@ -19,17 +19,17 @@ def parse_distribution(text: str | Mapping[str, float] | None) -> dict[str, floa
     """
     if text is None:
         return dict(DEFAULT_DISTRIBUTION)
+    items: list[tuple[str, str | float]] = []
     if isinstance(text, Mapping):
         items = [(str(k), v) for k, v in text.items()]
     else:
-        items = []
         for part in (p.strip() for p in text.split(",")):
             if not part:
                 continue
             if "=" not in part:
                 raise ValueError(f"distribution part {part!r} is not TYPE=SHARE")
-            name, value = part.split("=", 1)
-            items.append((name.strip(), value.strip()))
+            key, share_text = part.split("=", 1)
+            items.append((key.strip(), share_text.strip()))
     shares: dict[str, float] = {}
     for name, value in items:
         if name not in EVOLUTION_TYPES:

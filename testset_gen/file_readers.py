@@ -24,6 +24,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Callable
 
+from ragmeter.extras import require
 from testset_gen.unstructured_offline import IngestSetupError, quiet_unstructured
 
 FORMATS: dict[str, str] = {
@@ -160,7 +161,7 @@ def _read_docx(path: Path) -> ParsedFile:
 
 
 def _read_pdf(path: Path) -> ParsedFile:
-    from pdfminer.high_level import extract_pages
+    extract_pages = require("docs", "pdfminer.high_level", "reading PDF files").extract_pages
     from pdfminer.layout import LAParams, LTTextContainer
 
     boxes: list[tuple[str, int]] = []

@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ragmeter.calls.cache import DiskCache, cache_key, default_cache_dir
+from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, open_cache
 from ragmeter.calls.usage import Usage
 from ragmeter.engine.progress import progress_bar
-from ragmeter.judges.cascade import CascadeJudge
-from ragmeter.judges.local import LocalJudge
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from testset_gen.chunking import chunk_documents
 from testset_gen.distribution import parse_distribution, plan_counts
@@ -66,15 +65,6 @@ class GenerationResult:
         return self.usage.calls / len(self.testset.records)
 
 
-def _llm_of(judge: Judge) -> Judge | None:
-    """The LLM behind a judge spec: itself, a cascade's LLM, or none for the local judge."""
-    if isinstance(judge, LocalJudge):
-        return None
-    if isinstance(judge, CascadeJudge):
-        return judge.llm
-    return judge
-
-
 def seed_pairs(graph: KnowledgeGraph) -> list[tuple[str, str]]:
     """Chunk pairs a multi-context question can bridge: a shared entity first, then a shared
     keyphrase, then embedding similarity; each pair once, in that order."""
@@ -102,7 +92,7 @@ async def agenerate(
     judge: Judge | str | None = "local",
     distribution: str | Mapping[str, float] | None = None,
     seed: int = 0,
-    cache: DiskCache | str | Path | bool | None = True,
+    cache: CacheSetting = True,
     resume: bool = True,
     journal: str | Path | bool | None = True,
     chunk_tokens: int = 256,
@@ -113,7 +103,7 @@ async def agenerate(
     concurrency: int = 8,
     graph: KnowledgeGraph | None = None,
     show_progress: bool = False,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
 ) -> GenerationResult:
     """Async form of ``generate``."""
     from ragmeter.judges.spec import get_judge
@@ -134,10 +124,11 @@ async def agenerate(
     else:
         documents, chunks = graph.documents(), graph.chunks()
 
-    disk = DiskCache() if cache is True else None if cache in (False, None) else (
-        cache if isinstance(cache, DiskCache) else DiskCache(cache))
-    the_judge = get_judge(judge, cache=disk if disk is not None else False, **dict(judge_options or {}))
-    llm = _llm_of(the_judge)
+    disk = open_cache(cache)
+    the_judge = get_judge(judge, cache=disk if disk is not None else False, options=judge_options)
+    # questions are written by a judge that answers free-form prompts (an LLM, or a cascade's
+    # LLM); the local judge's models cannot write, so the offline generator runs instead
+    llm = the_judge if the_judge.generative else None
     settings = {
         "size": size, "distribution": shares, "seed": seed, "judge": the_judge.name,
         "chunk_tokens": chunk_tokens, "overlap_tokens": overlap_tokens,
@@ -161,7 +152,7 @@ async def agenerate(
             graph = build_graph(documents, chunks, similarity_threshold=similarity_threshold,
                                 summaries=node_summaries)
         else:
-            node_summaries = {d: graph.node(d).get("summary") for d in graph.document_ids()
+            node_summaries = {d: str(graph.node(d)["summary"]) for d in graph.document_ids()
                               if graph.node(d).get("summary")}
         rejected: list[Rejection] = []
         with progress_bar(size, "generating", enabled=show_progress) as advance:

@@ -84,7 +84,7 @@ class SeedPicker:
         self.items: dict[str, list[tuple[Chunk, ...]]] = {}
         for evolution in EVOLUTION_TYPES:
             if evolution == "multi_context":
-                pool = [(by_id[a], by_id[b]) for a, b in bridges if a in by_id and b in by_id]
+                pool: list[tuple[Chunk, ...]] = [(by_id[a], by_id[b]) for a, b in bridges if a in by_id and b in by_id]
             else:
                 pool = [(c,) for c in chunks]
             rng = random.Random(f"{seed}:{evolution}")
@@ -133,7 +133,7 @@ def _record(slot: Slot, chunks: tuple[Chunk, ...], written: WrittenQuestion, rev
         question=written.question.strip(),
         ground_truth=written.ground_truth.strip(),
         reference_contexts=[c.text for c in chunks],
-        evolution_type=slot.evolution,  # type: ignore[arg-type]
+        evolution_type=slot.evolution,
         reference_context_ids=ids,
         sources=[c.source_metadata() for c in chunks],
         metadata={"generator": "llm", "judge": judge_name,

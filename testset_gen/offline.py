@@ -374,7 +374,7 @@ def _record(c: _Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
         question=c.question,
         ground_truth=c.ground_truth,
         reference_contexts=[ch.text for ch in chunks],
-        evolution_type=c.evolution,  # type: ignore[arg-type]
+        evolution_type=c.evolution,
         reference_context_ids=list(c.chunk_ids),
         sources=[ch.source_metadata() for ch in chunks],
         metadata={"generator": "offline", "seed": seed, **dict(c.meta)},

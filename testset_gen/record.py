@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Iterator, Literal, overload
 
 from pydantic import BaseModel, Field
 
@@ -45,6 +45,24 @@ class Testset(BaseModel):
 
     def __len__(self) -> int:
         return len(self.records)
+
+    @overload
+    def __getitem__(self, index: int) -> TestsetRecord: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> "Testset": ...
+
+    def __getitem__(self, index: int | slice) -> "TestsetRecord | Testset":
+        """``testset[0]`` is a record; ``testset[:5]`` a test set of those records, with the
+        same settings (a quick trial on the first few questions)."""
+        if isinstance(index, slice):
+            return Testset(records=self.records[index], settings=dict(self.settings))
+        return self.records[index]
+
+    def __iter__(self) -> Iterator[TestsetRecord]:  # type: ignore[override]
+        """The records, in order (not pydantic's ``(field, value)`` pairs: a test set is a
+        sequence of questions, and ``for record in testset`` should read that way)."""
+        return iter(self.records)
 
     def to_jsonl(self, path: str | Path) -> Path:
         path = Path(path)

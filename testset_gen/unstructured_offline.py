@@ -29,6 +29,8 @@ import threading
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Iterator, NoReturn
 
+from ragmeter.extras import require
+
 if TYPE_CHECKING:
     from spacy.language import Language
 
@@ -79,14 +81,12 @@ def _wire() -> None:
     global _wired
     if _wired:
         return
+    unstructured = require("docs", "unstructured", "reading documents")  # the import itself is what must be quiet
     try:
-        import unstructured  # noqa: F401  (the import itself is what must be quiet)
         from unstructured.nlp import tokenize
     except (ImportError, OSError) as exc:
-        raise IngestSetupError(
-            f"reading documents needs the 'unstructured' package ({exc}): "
-            "pip install 'unstructured>=0.21.5' python-docx markdown pdfminer.six"
-        ) from exc
+        raise IngestSetupError(f"unstructured is installed but does not import ({exc}): "
+                               "pip install 'ragmeter[docs]'") from exc
     if not callable(getattr(tokenize, "_get_nlp", None)):
         version = getattr(unstructured, "__version__", "?")
         raise IngestSetupError(
@@ -103,10 +103,7 @@ def _wire() -> None:
 @functools.lru_cache(maxsize=1)
 def local_spacy_pipeline() -> "Language":
     """The English spaCy pipeline installed from PyPI, loaded once per process."""
-    try:
-        import spacy
-    except ImportError as exc:
-        raise IngestSetupError("reading documents needs spaCy: pip install spacy") from exc
+    spacy = require("local", "spacy", "reading documents")
     for name in SPACY_MODELS:
         try:
             return spacy.load(name, exclude=_SPACY_EXCLUDE)

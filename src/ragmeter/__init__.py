@@ -5,15 +5,14 @@
     result.summary(); result.to_pandas(); result.save("result.json")
 """
 
-__version__ = "0.1.0"
-
-from ragmeter.data import Dataset, RowError, Sample  # noqa: E402
-from ragmeter.embedders import Embedder, get_embedder  # noqa: E402
-from ragmeter.engine import aestimate, aevaluate, estimate, evaluate  # noqa: E402
-from ragmeter.errors import ErrorInfo, RagmeterError  # noqa: E402
-from ragmeter.judges import Judge, get_judge  # noqa: E402
-from ragmeter.metrics import Metric, MetricScore, available_metrics, get_metric  # noqa: E402
-from ragmeter.result import EvaluationResult  # noqa: E402
+from ragmeter.data import Dataset, RowError, Sample
+from ragmeter.embedders import Embedder, get_embedder
+from ragmeter.engine import aestimate, aevaluate, estimate, evaluate
+from ragmeter.errors import ErrorInfo, RagmeterError
+from ragmeter.judges import Judge, JudgeOptions, get_judge
+from ragmeter.metrics import Metric, MetricScore, available_metrics, get_metric
+from ragmeter.result import EvaluationResult
+from ragmeter.version import __version__
 
 __all__ = [
     "Dataset",
@@ -21,10 +20,12 @@ __all__ = [
     "ErrorInfo",
     "EvaluationResult",
     "Judge",
+    "JudgeOptions",
     "Metric",
     "MetricScore",
     "RagmeterError",
     "RowError",
+    "__version__",
     "Sample",
     "aestimate",
     "aevaluate",

@@ -30,24 +30,27 @@ import json
 import math
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Literal, Union, get_args
+from typing import TYPE_CHECKING, Any, Literal, Union, cast, get_args
 
 import yaml
 
 from ragmeter.data import Dataset, RowError
+from ragmeter.errors import RagmeterError
 from ragmeter.data.dataset import COLUMNS as SAMPLE_COLUMNS
 from ragmeter.result import EvaluationResult
-from testset_gen.record import EVOLUTION_TYPES, Testset, TestsetRecord
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from testset_gen.record import Testset
+
 Kind = Literal["testset", "dataset", "result"]
 KINDS: tuple[str, ...] = get_args(Kind)
-HubObject = Union[Testset, Dataset, EvaluationResult]
+HubObject = Union["Testset", Dataset, EvaluationResult]
 
 MANIFEST = "ragmeter.json"
 """The file that says which kind a folder or repo holds; its presence marks a ragmeter folder."""
@@ -111,17 +114,22 @@ SAMPLE_SCHEMA: tuple[Column, ...] = (
 )
 assert tuple(c.name for c in SAMPLE_SCHEMA) == SAMPLE_COLUMNS, "keep SAMPLE_SCHEMA in step with Dataset.to_arrow"
 
-TESTSET_SCHEMA: tuple[Column, ...] = (
-    Column("id", "string", "Stable id of the generated question."),
-    Column("question", "string", "The generated question."),
-    Column("ground_truth", "string", "Its answer, written from the reference contexts."),
-    Column("reference_contexts", "list<string>", "The chunks the question and answer were written from."),
-    Column("evolution_type", "string", f"How the question was made: {', '.join(EVOLUTION_TYPES)}."),
-    Column("reference_context_ids", "list<string>", "Ids of those chunks in the knowledge graph."),
-    Column("sources", "json", "JSON list: for each reference chunk, the document it came from and where."),
-    Column("metadata", "json", "JSON object: anything else the generator recorded."),
-)
-assert {c.name for c in TESTSET_SCHEMA} == set(TestsetRecord.model_fields), "keep TESTSET_SCHEMA in step with TestsetRecord"
+def testset_schema() -> tuple[Column, ...]:
+    """The columns of a published test set (``testset_gen``'s records; imported here only when
+    a test set is handled, since ``testset_gen`` builds on ragmeter and not the reverse)."""
+    from testset_gen.record import EVOLUTION_TYPES
+
+    return (
+        Column("id", "string", "Stable id of the generated question."),
+        Column("question", "string", "The generated question."),
+        Column("ground_truth", "string", "Its answer, written from the reference contexts."),
+        Column("reference_contexts", "list<string>", "The chunks the question and answer were written from."),
+        Column("evolution_type", "string", f"How the question was made: {', '.join(EVOLUTION_TYPES)}."),
+        Column("reference_context_ids", "list<string>", "Ids of those chunks in the knowledge graph."),
+        Column("sources", "json", "JSON list: for each reference chunk, the document it came from and where."),
+        Column("metadata", "json", "JSON object: anything else the generator recorded."),
+    )
+
 
 _SETTING_MEANINGS: dict[str, str] = {
     "size": "questions asked for",
@@ -145,6 +153,8 @@ _SETTING_MEANINGS: dict[str, str] = {
 
 def kind_of(obj: object) -> Kind:
     """``"testset"``, ``"dataset"`` or ``"result"``; a ``TypeError`` for anything else."""
+    from testset_gen.record import Testset
+
     if isinstance(obj, Testset):
         return "testset"
     if isinstance(obj, Dataset):
@@ -174,8 +184,8 @@ def save_to_disk(
     written = _Written(kind=kind, split=split, data_file=data_rel)
 
     if kind == "testset":
-        assert isinstance(obj, Testset)
-        written.schema = TESTSET_SCHEMA
+        obj = cast("Testset", obj)
+        written.schema = testset_schema()
         _write_table(_testset_table(obj), folder / data_rel)
         written.manifest["testset"] = {"settings": obj.model_dump(mode="json")["settings"]}
     elif kind == "dataset":
@@ -197,6 +207,7 @@ def save_to_disk(
         written.manifest["result"] = {"file": RESULT_FILE}
 
     written.measure(folder)
+    _write_datasets_copy(folder, split, folder / data_rel)
     manifest = written.manifest_json()
     (folder / CARD).write_text(_card(obj, written, repo_id=repo_id, license=license), encoding="utf-8")
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -244,8 +255,9 @@ def push_to_hub(
 
     kind = kind_of(obj)
     api = HfApi(endpoint=_endpoint(endpoint), token=_require_token(token))
-    repo = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ragmeter-hub-") as tmp:
+    with reaching_the_hub(repo_id, api.endpoint, "push to"):
+        repo = api.create_repo(repo_id, repo_type="dataset", private=private, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="ragmeter-hub-") as tmp, reaching_the_hub(repo_id, api.endpoint, "push to"):
         folder = save_to_disk(obj, Path(tmp) / "repo", repo_id=repo.repo_id, license=license)
         manifest = _read_manifest(folder)
         operations = [
@@ -280,7 +292,8 @@ def load_from_hub(
     from huggingface_hub.errors import EntryNotFoundError
 
     api = HfApi(endpoint=_endpoint(endpoint), token=token)
-    commit = api.dataset_info(repo_id, revision=revision).sha
+    with reaching_the_hub(repo_id, api.endpoint, "download"):
+        commit = api.dataset_info(repo_id, revision=revision).sha
     if commit is None:
         raise ValueError(f"the Hub did not say which commit {repo_id}@{revision or 'main'} is")
 
@@ -293,16 +306,49 @@ def load_from_hub(
         )
 
     try:
-        manifest_path = download(MANIFEST)
+        with reaching_the_hub(repo_id, api.endpoint, "download"):
+            manifest_path = download(MANIFEST)
     except EntryNotFoundError:
         raise ValueError(
             f"{repo_id} has no {MANIFEST}: it was not pushed by ragmeter. Read its tables with "
             f"datasets.load_dataset({repo_id!r}) and ragmeter.Dataset.from_hf(...)"
         ) from None
     folder = manifest_path.parent
-    for rel in _read_manifest(folder)["files"]:
-        download(rel)
+    with reaching_the_hub(repo_id, api.endpoint, "download"):
+        for rel in _read_manifest(folder)["files"]:
+            download(rel)
     return load_from_disk(folder, kind=kind)
+
+
+class HubUnreachable(RagmeterError):
+    """The Hub could not be reached (no network, a proxy, a wrong endpoint, offline mode).
+
+    Raised in place of the HTTP library's own connection error, which names neither the
+    repo nor what to check. Transient: the same call may work once the network is back."""
+
+    transient = True
+
+
+_TRANSPORT_ERRORS = ("TransportError", "NetworkError", "ConnectError", "TimeoutException", "ProxyError")
+"""Class names of httpx's (and httpx2's) connection-level errors, matched by name so either
+library's classes are recognised without importing it."""
+
+
+@contextmanager
+def reaching_the_hub(repo_id: str, endpoint: str | None, action: str) -> Iterator[None]:
+    """Turn a failure to reach the Hub into ``HubUnreachable`` naming the repo, the endpoint
+    and what to check. HTTP answers (404, 401...) pass through: they say what is wrong."""
+    where = endpoint or "https://huggingface.co"
+    try:
+        yield
+    except Exception as exc:
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        offline = "OfflineModeIsEnabled" in names
+        if not (offline or names & set(_TRANSPORT_ERRORS) or isinstance(exc, ConnectionError)):
+            raise
+        check = ("HF_HUB_OFFLINE is set: unset it to use the Hub" if offline else
+                 "check the network, any proxy (HTTPS_PROXY) and the endpoint (--endpoint / HF_ENDPOINT)")
+        raise HubUnreachable(f"cannot {action} {repo_id} at {where}: {type(exc).__name__}: {exc}; {check}") from exc
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -330,7 +376,7 @@ class _Written:
         self.download_size = (folder / self.data_file).stat().st_size
 
     def manifest_json(self) -> dict[str, Any]:
-        from ragmeter import __version__
+        from ragmeter.version import __version__
 
         return {
             "format": FORMAT,
@@ -357,6 +403,48 @@ def _clear_folder(folder: Path) -> None:
     old = _read_manifest(folder)
     for rel in [*old["files"], MANIFEST]:
         (folder / _safe_relpath(rel)).unlink(missing_ok=True)
+    _remove_datasets_copy(folder)
+
+
+DATASETS_DICT_FILE = "dataset_dict.json"
+"""Marks the folder as a ``datasets.DatasetDict`` directory for ``datasets.load_from_disk``."""
+
+
+def _write_datasets_copy(folder: Path, split: str, parquet: Path) -> None:
+    """Write the rows again in the layout ``datasets.DatasetDict.save_to_disk`` uses (one
+    split folder of Arrow files beside ``dataset_dict.json``), so plain
+    ``datasets.load_from_disk(folder)`` reads a ragmeter folder too: a ``DatasetDict`` with
+    one split (``test``, or ``results`` for a result). It is a local convenience: the Hub
+    gets the Parquet files (what its viewer and ``load_dataset`` read), not this copy."""
+    import datasets
+    import pyarrow.parquet as pq
+
+    copy = datasets.DatasetDict({split: datasets.Dataset(pq.read_table(parquet))})
+    bars = datasets.is_progress_bar_enabled()
+    datasets.disable_progress_bars()  # a "Saving the dataset" bar for a copy the user did not ask about
+    try:
+        copy.save_to_disk(str(folder))
+    finally:
+        if bars:
+            datasets.enable_progress_bars()
+
+
+def _remove_datasets_copy(folder: Path) -> None:
+    """Remove what ``_write_datasets_copy`` wrote (the split folders ``dataset_dict.json``
+    names, then the file itself); nothing else in the folder is touched."""
+    import shutil
+
+    marker = folder / DATASETS_DICT_FILE
+    if not marker.is_file():
+        return
+    try:
+        splits = json.loads(marker.read_text(encoding="utf-8")).get("splits", [])
+    except (ValueError, AttributeError):
+        splits = []
+    for split in splits:
+        if isinstance(split, str) and split in SPLITS.values():
+            shutil.rmtree(folder / split, ignore_errors=True)
+    marker.unlink(missing_ok=True)
 
 
 def _write_table(table: pa.Table, path: Path) -> None:
@@ -377,13 +465,13 @@ def _json_text(value: Any) -> str:
 
 
 def _testset_table(testset: Testset) -> pa.Table:
-    columns: dict[str, list[Any]] = {c.name: [] for c in TESTSET_SCHEMA}
+    columns: dict[str, list[Any]] = {c.name: [] for c in testset_schema()}
     for record in testset.records:
         row = record.model_dump(mode="json")
-        for column in TESTSET_SCHEMA:
+        for column in testset_schema():
             value = row[column.name]
             columns[column.name].append(_json_text(value) if column.type == "json" else value)
-    return _table(TESTSET_SCHEMA, columns)
+    return _table(testset_schema(), columns)
 
 
 def _result_table(result: EvaluationResult) -> tuple[pa.Table, list[Column]]:
@@ -460,9 +548,11 @@ def _safe_relpath(rel: Any) -> str:
 
 
 def _read_testset(path: Path, manifest: Mapping[str, Any]) -> Testset:
+    from testset_gen.record import Testset, TestsetRecord
+
     import pyarrow.parquet as pq
 
-    json_columns = {c.name for c in TESTSET_SCHEMA if c.type == "json"}
+    json_columns = {c.name for c in testset_schema() if c.type == "json"}
     records = []
     for i, row in enumerate(pq.read_table(path).to_pylist()):
         try:
@@ -494,8 +584,8 @@ def _as_kind(obj: HubObject, stored: Kind, wanted: Kind | None, *, where: str) -
     if wanted not in KINDS:
         raise ValueError(f"unknown kind {wanted!r}; expected one of {', '.join(KINDS)}")
     if wanted == "dataset":
-        if isinstance(obj, Testset):
-            return obj.to_dataset()
+        if kind_of(obj) == "testset":
+            return cast("Testset", obj).to_dataset()
         if isinstance(obj, EvaluationResult):
             return Dataset(
                 [s.sample for s in obj.samples], rows=[s.row for s in obj.samples],
@@ -586,7 +676,7 @@ def _table_md(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _card(obj: HubObject, written: _Written, *, repo_id: str | None, license: str) -> str:
-    from ragmeter import __version__
+    from ragmeter.version import __version__
 
     repo = repo_id or _PLACEHOLDER_REPO
     name = repo.split("/")[-1] if repo_id else f"ragmeter {written.kind}"
@@ -601,8 +691,8 @@ def _card(obj: HubObject, written: _Written, *, repo_id: str | None, license: st
     }[written.kind]
     parts = [f"# {name}", f"{what}. Published with [ragmeter](https://pypi.org/project/ragmeter/) {__version__}."]
 
-    if isinstance(obj, Testset):
-        parts.append(_testset_section(obj))
+    if written.kind == "testset":
+        parts.append(_testset_section(cast("Testset", obj)))
     elif isinstance(obj, Dataset):
         parts.append(_dataset_section(obj))
     else:
@@ -717,10 +807,12 @@ __all__ = [
     "KINDS",
     "Column",
     "HubObject",
+    "HubUnreachable",
     "Kind",
     "kind_of",
     "load_from_disk",
     "load_from_hub",
     "push_to_hub",
+    "reaching_the_hub",
     "save_to_disk",
 ]

@@ -17,11 +17,11 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries, parse_retry_after
 from ragmeter.calls.usage import Prices, Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import (
     EmbedderError,
@@ -30,6 +30,7 @@ from ragmeter.errors import (
     JudgeRequestRejected,
     JudgeUnavailable,
 )
+from ragmeter.extras import MissingExtra
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatBackend, StructuredOutputUnsupported
 
@@ -39,11 +40,8 @@ _LENGTH_REASONS = {"length", "max_tokens", "max_output_tokens", "model_length"}
 
 
 def missing_extra(extra: str, package: str, error: ImportError) -> ImportError:
-    """The ImportError to raise when an optional framework is not installed."""
-    return ImportError(
-        f"this needs {package}, which is not installed: pip install \"ragmeter[{extra}]\" "
-        f"({error})"
-    )
+    """The error to raise when an optional framework is not installed: names the extra."""
+    return MissingExtra(extra, package)
 
 
 def status_of(exc: BaseException) -> int | None:
@@ -146,7 +144,7 @@ def build_judge(
     backend: ChatBackend,
     *,
     name: str,
-    cache: DiskCache | bool | None,
+    cache: CacheSetting,
     timeout: float,
     max_attempts: int,
     max_concurrency: int,
@@ -158,14 +156,7 @@ def build_judge(
 ) -> LLMJudge:
     """An ``LLMJudge`` around a framework backend, with ``get_judge``'s cache convention:
     ``True`` is the default disk cache, a ``DiskCache`` that one, ``False``/``None`` none."""
-    if cache is True:
-        disk: DiskCache | None = DiskCache()
-    elif isinstance(cache, DiskCache):
-        disk = cache
-    elif cache is None or cache is False:
-        disk = None
-    else:
-        raise TypeError(f"cache must be True, False, None or a DiskCache; got {cache!r}")
+    disk = open_cache(cache)
     return LLMJudge(
         backend,
         name=name,

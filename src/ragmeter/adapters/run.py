@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import importlib.util
 import inspect
 import sys
 import time
@@ -24,6 +25,7 @@ from typing import Any, Awaitable, Callable
 
 from ragmeter.adapters.output import read_output
 from ragmeter.data import Dataset, Sample
+from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 
 App = Callable[[str], Any] | Callable[[str], Awaitable[Any]]
@@ -58,10 +60,14 @@ class RunResult:
 
 
 def load_app(spec: str) -> App:
-    """``"package.module:function"`` (or ``"path/to/file.py:function"``) -> the callable.
+    """``"package.module:NAME"`` (or ``"path/to/file.py:NAME"``) -> the app to run.
 
-    The current directory is importable, as with ``python -m``. Raises ``ValueError`` with
-    what went wrong (bad spec, module not found, no such attribute, not callable)."""
+    ``NAME`` is a callable, a LangChain Runnable (a chain) or a LlamaIndex query engine; the
+    last two are wrapped with their adapter (``langchain_app``, ``llamaindex_app``), so the
+    object a user already has needs no wrapper function. The current directory is importable,
+    as with ``python -m``; a file's own folder is too, so it can import the modules beside it
+    as it does when run as a script. Raises ``ValueError`` with what went wrong (bad spec,
+    module not found, no such attribute, not an app)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise ValueError(f"--app takes MODULE:FUNCTION (e.g. my_rag.app:answer), not {spec!r}")
@@ -70,6 +76,8 @@ def load_app(spec: str) -> App:
         if not path.exists():
             raise ValueError(f"app file {path} does not exist")
         name = f"ragmeter_app_{path.stem}"
+        if str(path.parent) not in sys.path:  # `python file.py` puts the file's folder first
+            sys.path.insert(0, str(path.parent))
         loader_spec = importlib.util.spec_from_file_location(name, path)
         if loader_spec is None or loader_spec.loader is None:
             raise ValueError(f"cannot import {path}")
@@ -88,8 +96,29 @@ def load_app(spec: str) -> App:
         if not hasattr(target, part):
             raise ValueError(f"module {module_name!r} has no attribute {attr!r}")
         target = getattr(target, part)
+    return as_app(target, spec)
+
+
+def _defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
+    """Whether ``obj`` is an instance of a class named one of ``class_names`` from ``package``,
+    checked by name so that neither framework is imported to ask."""
+    return any(cls.__name__ in class_names and cls.__module__.startswith(package) for cls in type(obj).__mro__)
+
+
+def as_app(target: Any, spec: str | None = None) -> App:
+    """``target`` as an app ``run_app`` can call: a LangChain Runnable or a LlamaIndex query
+    engine wrapped with its adapter, any other callable as it is."""
+    if _defined_in(target, "langchain_core", ("Runnable",)):
+        from ragmeter.adapters.langchain import langchain_app
+
+        return langchain_app(target)
+    if _defined_in(target, "llama_index.core", ("BaseQueryEngine",)):
+        from ragmeter.adapters.llamaindex import llamaindex_app
+
+        return llamaindex_app(target)
     if not callable(target):
-        raise ValueError(f"{spec} is a {type(target).__name__}, not a callable")
+        raise ValueError(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
+                         "Runnable or a LlamaIndex query engine")
     return target
 
 
@@ -106,7 +135,7 @@ def _as_dataset(data: Any) -> Dataset:
 
 async def _call(app: App, question: str) -> Any:
     if inspect.iscoroutinefunction(app) or inspect.iscoroutinefunction(getattr(app, "__call__", None)):
-        return await app(question)  # type: ignore[misc]
+        return await app(question)
     result = await asyncio.to_thread(app, question)
     if inspect.isawaitable(result):
         return await result
@@ -118,7 +147,7 @@ async def arun_app(data: Any, app: App | str, *, concurrency: int = 8, timeout: 
     """Async form of ``run_app``."""
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
-    the_app = load_app(app) if isinstance(app, str) else app
+    the_app = load_app(app) if isinstance(app, str) else as_app(app)
     dataset = _as_dataset(data)
     gate = asyncio.Semaphore(concurrency)
     samples: list[Sample] = list(dataset.samples)
@@ -161,5 +190,5 @@ def run_app(data: Any, app: App | str, *, concurrency: int = 8, timeout: float |
             show_progress: bool = True) -> RunResult:
     """Run ``app`` on every question of ``data`` (a test set path, ``Testset``, ``Dataset``,
     records, DataFrame); see the module docstring. ``app`` may be ``"module:function"``."""
-    return asyncio.run(arun_app(data, app, concurrency=concurrency, timeout=timeout,
-                                show_progress=show_progress))
+    return run_sync(lambda: arun_app(data, app, concurrency=concurrency, timeout=timeout,
+                                     show_progress=show_progress))

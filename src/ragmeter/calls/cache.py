@@ -16,7 +16,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 
 def default_cache_dir() -> Path:
@@ -101,3 +101,21 @@ class DiskCache:
 
     def __repr__(self) -> str:
         return f"DiskCache({str(self.path)!r})"
+
+
+CacheSetting = Union[DiskCache, str, "os.PathLike[str]", bool, None]
+"""What a ``cache=`` argument may be: True (the default location), a ``DiskCache``, a path to
+a sqlite file, or False/None (no cache)."""
+
+
+def open_cache(cache: CacheSetting) -> DiskCache | None:
+    """The one reading of a ``cache=`` argument, so every entry point means the same by it."""
+    if cache is True:
+        return DiskCache()
+    if cache is False or cache is None:
+        return None
+    if isinstance(cache, DiskCache):
+        return cache
+    if isinstance(cache, (str, os.PathLike)):
+        return DiskCache(cache)
+    raise TypeError(f"cache must be True, False, None, a path or a DiskCache; got {cache!r}")

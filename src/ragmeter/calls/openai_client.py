@@ -11,14 +11,17 @@
 
 from __future__ import annotations
 
+from ragmeter.errors import JudgeUnavailable
+
 import asyncio
 import os
 import re
 import threading
 import weakref
 from typing import Any, NoReturn
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+from ragmeter.calls.redact import mask_http_logs, mask_secrets
 from ragmeter.calls.retry import TransientCallError, parse_retry_after
 
 # A local server (Ollama, vLLM, llama.cpp) accepts any key, but the SDK insists on one.
@@ -28,6 +31,19 @@ _SECRETISH = re.compile(r"\b(sk-[A-Za-z0-9_\-\*\.]{4,})")
 _TRANSIENT_4XX = {408, 409}
 
 
+def split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
+    """``url`` without its query string, and the query as a dict. The SDK appends each
+    endpoint's path to the base URL, so a query left in it (``/v1?api-key=K``) would end up
+    before the path (``/v1?api-key=K/chat/completions``); it goes as ``default_query``
+    instead, sent with every request."""
+    if url is None:
+        return None, None
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, None
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", parts.fragment)), dict(parse_qsl(parts.query))
+
+
 def public_url(url: str) -> str:
     """``url`` without user:password, query or fragment (where credentials sometimes hide)."""
     parts = urlsplit(url)
@@ -35,6 +51,32 @@ def public_url(url: str) -> str:
     if parts.port is not None:
         host = f"{host}:{parts.port}"
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+_SDK_LOADER: threading.Thread | None = None
+_SDK_LOADER_LOCK = threading.Lock()
+
+
+def preload_sdk() -> None:
+    """Start importing the openai SDK on a daemon thread, once per process.
+
+    Why: the import takes 0.5-2 s (its hundreds of pydantic types), most of the set-up of a
+    process's first evaluation. Started when a judge or embedder is built, it overlaps
+    whatever comes next (the user's own set-up, the engine's first pass over the data)
+    instead of blocking the event loop at the first request, which waits only for what is
+    left of it (Python's import lock makes that wait safe)."""
+    global _SDK_LOADER
+    with _SDK_LOADER_LOCK:
+        if _SDK_LOADER is None:
+            _SDK_LOADER = threading.Thread(target=_import_sdk, name="ragmeter-openai-import", daemon=True)
+            _SDK_LOADER.start()
+
+
+def _import_sdk() -> None:
+    try:
+        import openai  # noqa: F401
+    except ImportError:  # reported where the SDK is needed, with the install hint
+        pass
 
 
 class OpenAIConnection:
@@ -48,6 +90,10 @@ class OpenAIConnection:
         azure_api_version: str | None = None,
         timeout: float = 600.0,
     ) -> None:
+        # Imported now, not on the first request: importing the SDK takes 2-3 s on a busy
+        # machine, and inside the first call's timeout it made that call time out.
+        import openai  # noqa: F401
+
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.azure_api_version = azure_api_version
@@ -55,6 +101,7 @@ class OpenAIConnection:
         self.timeout = timeout
         self._clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()
+        preload_sdk()
 
     @property
     def needs_key(self) -> bool:
@@ -82,16 +129,23 @@ class OpenAIConnection:
     def _make(self) -> Any:
         import openai
 
+        mask_http_logs()  # the HTTP stack logs each request's URL, credentials included
         key = os.environ.get(self.api_key_env) or PLACEHOLDER_KEY
+        base_url, query = split_query(self.base_url)
         if self.azure_api_version is not None:
+            if base_url is None:
+                raise JudgeUnavailable("an Azure OpenAI judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
             return openai.AsyncAzureOpenAI(
                 api_key=key,
-                azure_endpoint=self.base_url,
+                azure_endpoint=base_url,
                 api_version=self.azure_api_version,
                 max_retries=0,
                 timeout=self.timeout,
+                default_query=query,
             )
-        return openai.AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
+        return openai.AsyncOpenAI(
+            api_key=key, base_url=base_url, max_retries=0, timeout=self.timeout, default_query=query
+        )
 
     async def aclose(self) -> None:
         """Close the connections opened from the running event loop."""
@@ -103,11 +157,12 @@ class OpenAIConnection:
     # --- messages and errors ----------------------------------------------------------------
 
     def scrub(self, text: str) -> str:
-        """Mask the key (looked up again, never stored) and anything shaped like one."""
+        """Mask the key (looked up again, never stored), anything shaped like one, and the
+        credentials of any URL in ``text``."""
         secret = os.environ.get(self.api_key_env)
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
-        return _SECRETISH.sub("sk-***", text)
+        return mask_secrets(_SECRETISH.sub("sk-***", text))
 
     def describe(self, exc: Exception) -> str:
         status = getattr(exc, "status_code", None)
@@ -138,7 +193,7 @@ class OpenAIConnection:
                 text, rate_limited=True, retry_after=parse_retry_after(exc.response.headers)
             ) from None
         if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-            raise TransientCallError(text) from None
+            raise TransientCallError(text, connection=not isinstance(exc, openai.APITimeoutError)) from None
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             if status >= 500 or status in _TRANSIENT_4XX:

@@ -26,7 +26,7 @@ def _approx(text: str) -> int:
 @functools.lru_cache(maxsize=1)
 def _counter() -> Callable[[str], int]:
     try:
-        import tiktoken  # type: ignore[import-not-found]
+        import tiktoken
 
         encoding = tiktoken.get_encoding("o200k_base")
     except Exception:  # noqa: BLE001 (absent, or its encoding file cannot be had offline)

@@ -63,10 +63,18 @@ class Usage(BaseModel):
         if cost is not None:
             self.cost = (self.cost or 0.0) + cost
 
+    @classmethod
+    def counters(cls) -> list[str]:
+        """The names of the whole-number counters (every field but ``cost``)."""
+        return [name for name in cls.model_fields if name != "cost"]
+
     def merged(self, other: "Usage") -> "Usage":
-        data = {name: getattr(self, name) + getattr(other, name) for name in _COUNTERS}
+        data = {name: getattr(self, name) + getattr(other, name) for name in self.counters()}
         costs = [c for c in (self.cost, other.cost) if c is not None]
         return Usage(**data, cost=sum(costs) if costs else None)
 
-
-_COUNTERS = [name for name in Usage.model_fields if name != "cost"]
+    def since(self, before: "Usage") -> "Usage":
+        """What was spent between ``before`` (a copy taken earlier) and now, field by field;
+        summing such deltas from several workers gives exact totals."""
+        data = {name: getattr(self, name) - getattr(before, name) for name in self.counters()}
+        return Usage(**data, cost=None if self.cost is None else self.cost - (before.cost or 0.0))

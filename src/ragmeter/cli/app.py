@@ -6,37 +6,17 @@ table.txt`` captures only the results.
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.logging import RichHandler
 
-from ragmeter.cli.tables import print_result
-
-app = typer.Typer(
-    name="ragmeter",
-    help="Score RAG pipelines metric by metric, with an LLM judge or with no key at all.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console()
-err = Console(stderr=True)
-
-
-def _setup_logging(verbose: bool) -> None:
-    logging.basicConfig(
-        level=logging.INFO if verbose else logging.WARNING,
-        format="%(message)s",
-        handlers=[RichHandler(console=err, show_path=False, show_time=False)],
-        force=True,
-    )
-    for noisy in ("httpx", "httpcore", "openai", "sentence_transformers", "urllib3"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
+from ragmeter.cli.tables import nothing_scored, print_result
+from ragmeter.data import empty_message
+from ragmeter.extras import check
 
 
 def _parse_band(value: str) -> tuple[float, float]:
@@ -45,18 +25,6 @@ def _parse_band(value: str) -> tuple[float, float]:
     except ValueError:
         raise typer.BadParameter(f"--escalate-band takes LOW,HIGH (e.g. 0.25,0.75), not {value!r}")
     return low, high
-
-
-def _parse_prices(values: list[str]) -> dict[str, tuple[float, float]]:
-    prices: dict[str, tuple[float, float]] = {}
-    for value in values:
-        try:
-            model, _, pair = value.partition("=")
-            prompt, _, completion = pair.partition(",")
-            prices[model] = (float(prompt), float(completion or 0))
-        except ValueError:
-            raise typer.BadParameter(f"--price takes MODEL=PROMPT_USD_PER_M,COMPLETION_USD_PER_M, not {value!r}")
-    return prices
 
 
 @app.command()
@@ -70,8 +38,8 @@ def evaluate(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
-    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge or embedder call attempt."),
+    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge or embedder call (first try included)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
@@ -82,54 +50,68 @@ def evaluate(
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
-    engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter[ray]'; see docs/scale.md)."),
+    engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter\\[ray]'; see docs/scale.md)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --engine ray: the Ray cluster to use (e.g. auto, ray://HOST:10001); default a local Ray."),
+    tag: list[str] = typer.Option([], "--tag", help="Tag the recorded run (repeatable); see `ragmeter runs`."),
+    record: bool = typer.Option(True, "--record/--no-record", help="Record the run in the run store (see `ragmeter runs`)."),
+    store: Optional[str] = typer.Option(None, "--store", help="Run store: path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
-    """Evaluate a dataset and print a summary table (and write --out)."""
+    """Evaluate a dataset and print a summary table (and write --out).
+
+    Exit code 0 when scores were computed, 1 when nothing could be scored (an empty file,
+    every row invalid, every score failed), 2 for a configuration error (a missing key or
+    extra, an unknown metric, a bad option)."""
     import os
 
     from ragmeter.calls.cache import DiskCache
     from ragmeter.embedders import get_embedder
     from ragmeter.engine import evaluate as run_evaluate
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache: DiskCache | bool = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
-    from ragmeter.metrics import AspectCritique
+    from ragmeter.metrics import AspectCritique, get_metric
     from ragmeter.prompts import PromptSet
 
-    chosen: list = [m.strip() for m in metrics.split(",") if m.strip()]
-    for spec in critique:
-        name, sep, criterion = spec.partition("=")
-        if not sep or not name.strip() or not criterion.strip():
-            raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
-        chosen.append(AspectCritique(name, criterion))
-    prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
-    judge_options = {
-        "timeout": timeout,
-        "max_attempts": max_attempts,
-        "prices": _parse_prices(price) or None,
-        "verifier": verifier,
-        "band": _parse_band(band),
-        "threads": threads,
-    }
+    with plain_errors():
+        chosen: list = [m.strip() for m in metrics.split(",") if m.strip()]
+        for spec in critique:
+            name, sep, criterion = spec.partition("=")
+            if not sep or not name.strip() or not criterion.strip():
+                raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
+            chosen.append(AspectCritique(name, criterion))
+        resolved = [get_metric(m) if isinstance(m, str) else m for m in chosen]
+        check_setup(judge, embedder, uses_judge=any(m.uses_judge for m in resolved),
+                    uses_embedder=any(m.uses_embedder for m in resolved))
+        prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
+        judge_options = {
+            "timeout": timeout,
+            "max_attempts": max_attempts,
+            "prices": parse_prices(price) or None,
+            "verifier": verifier,
+            "band": _parse_band(band),
+            "threads": threads,
+        }
+    if (empty := empty_message(data)) is not None:
+        fail(f"nothing to score: {empty}", EXIT_FAILED)
     if dry_run:
         from ragmeter.engine import estimate
 
-        try:
+        with plain_errors(), keys_not_needed():
             guess = estimate(data, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
-        except (ValueError, TypeError, FileNotFoundError) as exc:
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
-    try:
+    from ragmeter.runs import Record
+
+    recording = Record(store=store, tags=tag) if record else None
+    with plain_errors("finished scores are in the journal; run the same command again to resume"):
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
-        the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
+        the_embedder = embedder if engine == "ray" else get_embedder(
+            embedder, cache=cache or None, threads=threads, timeout=timeout, max_attempts=max_attempts)
         result = run_evaluate(
             data,
             chosen,
@@ -147,16 +129,15 @@ def evaluate(
             keep_samples=show_samples or out_path is None,
             engine=engine,
             ray_address=ray_address,
+            record=recording if recording is not None else False,
         )
-    except (ValueError, TypeError, FileNotFoundError, ImportError) as exc:  # ImportError: --engine ray without ray
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2)
-    except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/yellow]: finished scores are in the journal; run the same command again to resume")
-        raise typer.Exit(130)
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")
+    if recording is not None and recording.run:
+        err.print(f"run recorded as {recording.run} (`ragmeter runs show {recording.run}`)")
+    if (nothing := nothing_scored(result, data)) is not None:
+        fail(nothing, EXIT_FAILED)
 
 
 @app.command("metrics")
@@ -202,9 +183,12 @@ def demo(
 ) -> None:
     """The whole chain offline: generate a test set from bundled documents, run a bundled
     RAG app over it, evaluate with the local judge, write the HTML report, apply the gate."""
+    with plain_errors():
+        check("local", "the demo (it uses the local judge)")
+        check("docs", "the demo (it reads documents)")
     from ragmeter.demo.chain import run_demo
 
-    _setup_logging(False)
+    setup_logging(False)
     err.print("[bold]ragmeter demo[/bold]: documents -> test set -> app -> scores -> report -> gate, "
               "offline (local judge: spaCy + MiniLM; an LLM judge is one --judge away in each step's command)")
     outcome = run_demo(out_dir, size=size, show_progress=not quiet,
@@ -217,12 +201,19 @@ def demo(
     out.print(f"done in {total:.0f} s. Open the report: [bold]{outcome.report.resolve()}[/bold]")
 
 
-# the other commands live in their own files and register themselves on ``app``
+# the other commands live in their own files and register themselves on ``app`` (from
+# ``cli.console``, so none of them imports this module back)
+from ragmeter.cli import align as _align_commands  # noqa: E402,F401
+from ragmeter.cli import annotate as _annotate_commands  # noqa: E402,F401
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
+from ragmeter.cli import ingest as _ingest_commands  # noqa: E402,F401
+from ragmeter.cli import monitor as _monitor_commands  # noqa: E402,F401
 from ragmeter.cli import report as _report_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
+from ragmeter.cli import runs as _runs_commands  # noqa: E402,F401
+from ragmeter.cli import ui as _ui_commands  # noqa: E402,F401
 
 
 def main() -> None:

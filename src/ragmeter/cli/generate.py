@@ -15,7 +15,9 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from ragmeter.cli.app import _parse_prices, _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.exits import plain_errors, print_error
+from ragmeter.extras import check
 
 graph_app = typer.Typer(help="Build a knowledge graph from documents and inspect it.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
@@ -30,8 +32,12 @@ def _cache(cache_dir: Optional[Path], no_cache: bool) -> Any:
 
 
 def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
+    from testset_gen.ingest import IngestWarning
+
     for w in caught:
-        err.print(f"[yellow]warning:[/yellow] {w.message}", markup=True, highlight=False)
+        if issubclass(w.category, IngestWarning):
+            continue  # a skipped file is already logged once, as it is skipped
+        print_error(str(w.message), label="warning", style="yellow")
 
 
 @app.command()
@@ -54,29 +60,27 @@ def generate(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
     """Generate a test set (question, ground truth, reference contexts) from documents."""
+    with plain_errors():
+        check("docs", "reading documents")
+        check("local", "the test-set generator")  # it parses with spaCy, with any judge
     from testset_gen.generator import generate as run_generate
 
-    _setup_logging(verbose)
+    setup_logging(verbose)
     options: dict[str, Any] = {"timeout": timeout}
     if judge != "local":
-        options["prices"] = _parse_prices(price) or None
+        options["prices"] = parse_prices(price) or None
     err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {judge}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result = run_generate(
-                docs, size, judge=judge, distribution=distribution, seed=seed,
-                cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
-                overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
-            )
-        except ValueError as exc:
+            with plain_errors("accepted questions are journalled; run the same command again to resume"):
+                result = run_generate(
+                    docs, size, judge=judge, distribution=distribution, seed=seed,
+                    cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
+                    overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
+                )
+        finally:
             _print_warnings(caught)
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2)
-        except KeyboardInterrupt:
-            err.print("[yellow]interrupted[/yellow]: accepted questions are journalled; run the same command again to resume")
-            raise typer.Exit(130)
-    _print_warnings(caught)
     result.testset.to_jsonl(out_path)
     if graph_out is not None:
         result.graph.save(graph_out)
@@ -107,6 +111,9 @@ def graph_build(
     overlap_tokens: int = typer.Option(32, "--overlap-tokens", min=0),
 ) -> None:
     """Read documents, cut them into chunks and save their knowledge graph (no LLM)."""
+    with plain_errors():
+        check("docs", "reading documents")
+        check("local", "reading documents")  # unstructured splits sentences with spaCy
     from testset_gen.chunking import chunk_documents
     from testset_gen.graph import build_graph
     from testset_gen.ingest import load_documents

@@ -15,7 +15,8 @@ from typing import Any, Optional
 
 import typer
 
-from ragmeter.cli.app import app, err, out
+from ragmeter.cli.console import app, err, out
+from ragmeter.cli.exits import EXIT_FAILED, fail
 
 _RESULT_SUFFIXES = (".json",)
 _TESTSET_SUFFIXES = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
@@ -75,7 +76,7 @@ def push(
 ) -> None:
     """Publish a test set, a dataset or a result to the Hugging Face Hub, with a dataset card."""
     from ragmeter.data import Dataset
-    from ragmeter.hub import kind_of, push_to_hub
+    from ragmeter.hub import HubUnreachable, kind_of, push_to_hub
 
     try:
         obj = read_path(path)
@@ -97,6 +98,8 @@ def push(
     except PermissionError as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2)
+    except HubUnreachable as exc:
+        fail(str(exc), EXIT_FAILED)
     except Exception as exc:  # the Hub's HTTP errors carry their own explanation
         err.print(f"[red]error:[/red] push to {repo_id} failed: {type(exc).__name__}: {exc}", highlight=False)
         raise typer.Exit(1)
@@ -113,7 +116,7 @@ def pull(
     endpoint: Optional[str] = typer.Option(None, "--endpoint", help="Hub URL (default: HF_ENDPOINT, else https://huggingface.co)."),
 ) -> None:
     """Download a test set, dataset or result pushed by ragmeter, and write it locally."""
-    from ragmeter.hub import KINDS, kind_of, load_from_hub
+    from ragmeter.hub import KINDS, HubUnreachable, kind_of, load_from_hub
 
     if kind is not None and kind not in KINDS:
         raise typer.BadParameter(f"--kind takes one of {', '.join(KINDS)}, not {kind!r}")
@@ -122,6 +125,8 @@ def pull(
     except ValueError as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2)
+    except HubUnreachable as exc:
+        fail(str(exc), EXIT_FAILED)
     except Exception as exc:
         err.print(f"[red]error:[/red] pull of {repo_id} failed: {type(exc).__name__}: {exc}", highlight=False)
         raise typer.Exit(1)

@@ -7,7 +7,9 @@ from typing import Optional
 
 import typer
 
-from ragmeter.cli.app import _setup_logging, app, err, out
+from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.exits import EXIT_FAILED, fail, plain_errors
+from ragmeter.data import empty_message
 
 
 @app.command("run")
@@ -24,13 +26,12 @@ def run(
     from ragmeter.adapters.run import load_app, run_app
     from ragmeter.data import Dataset
 
-    _setup_logging(verbose)
-    try:
+    setup_logging(verbose)
+    if (empty := empty_message(testset)) is not None:
+        fail(f"no questions to run: {empty}", EXIT_FAILED)
+    with plain_errors():
         the_app = load_app(app_spec)
         result = run_app(Dataset.load(testset), the_app, concurrency=concurrency, timeout=timeout, show_progress=not quiet)
-    except ValueError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2)
     result.dataset.save(out_path)
     for row_error in result.dataset.errors:
         err.print(f"[yellow]skipped[/yellow] {row_error}", markup=True, highlight=False)
@@ -40,5 +41,6 @@ def run(
         err.print(f"... and {len(result.errors) - 20} more failures (see metadata.app_error in {out_path})")
     out.print(f"{result.answered} of {len(result.dataset)} questions answered in {result.wall_s:.1f} s; "
               f"{len(result.errors)} failed; written to {out_path}")
-    if result.errors and result.answered == 0:
-        raise typer.Exit(1)
+    if result.answered == 0:
+        fail("no question was answered" + (": every one failed (see above)" if result.errors else
+                                          ": every row of the test set is invalid (see above)"), EXIT_FAILED)

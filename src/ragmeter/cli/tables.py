@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 from rich.table import Table
 
+from ragmeter.data import empty_message
 from ragmeter.result import EvaluationResult
 
 MAX_ERRORS_SHOWN = 20
@@ -42,8 +45,10 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
         summary.add_row(name, _fmt(s.mean), str(s.scored), f"{s.errors}" + (f" ({kinds})" if kinds else ""))
     console.print(summary)
     overall = result.summary_score()
-    if overall is not None and len(result.info.summary_metrics) > 1:
-        console.print(f"summary score (harmonic mean of {', '.join(result.info.summary_metrics)}): {overall:.3f}", highlight=False)
+    means = result.means()
+    averaged = [name for name in result.info.summary_metrics if means.get(name) is not None]
+    if overall is not None and len(averaged) > 1:  # name only the metrics that entered the mean
+        console.print(f"summary score (harmonic mean of {', '.join(averaged)}): {overall:.3f}", highlight=False)
 
     errors = result.errors()
     if result.streamed is not None and not result.samples:
@@ -71,3 +76,24 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
                 f"escalated ({usage.escalated_share:.0%}), {usage.calls_saved} calls saved"
             )
         console.print(f"{who}: " + ", ".join(parts), highlight=False)
+
+
+def nothing_scored(result: EvaluationResult, source: object = None) -> str | None:
+    """Why a run computed no score at all, or None if it computed one. A run like that must
+    not pass in CI: its table of dashes looks like a result to a script that reads exit codes.
+    """
+    summary = result.summary()
+    if any(s.scored for s in summary.values()):
+        return None
+    if result.sample_count == 0 and not result.input_errors:
+        return "nothing to score: " + (empty_message(source if isinstance(source, (str, Path)) else None)
+                                       or "the input has no samples")
+    if result.sample_count == 0:
+        return f"nothing could be scored: all {len(result.input_errors)} rows of the input are invalid (see above)"
+    failed = sum(s.errors for s in summary.values())
+    kinds: dict[str, int] = {}
+    for s in summary.values():
+        for kind, n in s.errors_by_kind.items():
+            kinds[kind] = kinds.get(kind, 0) + n
+    why = ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    return f"nothing could be scored: all {failed} scores of {result.sample_count} samples failed ({why})"

@@ -42,12 +42,12 @@ SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag
 COLUMNS: tuple[str, ...] = ("id", *FIELDS, "metadata")
 """Column order of every flat format ragmeter writes."""
 
-_LIST_COLUMNS = frozenset(LIST_FIELDS) | frozenset(ID_LIST_FIELDS)
+LIST_COLUMNS = frozenset(LIST_FIELDS) | frozenset(ID_LIST_FIELDS)
 """Columns holding lists of strings in the columnar formats."""
 
-_JSONL = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
-_PARQUET = (".parquet", ".pq")
-_KNOWN = (*_JSONL, ".json", ".csv", *_PARQUET)
+JSONL_SUFFIXES = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+KNOWN_SUFFIXES = (*JSONL_SUFFIXES, ".json", ".csv", *PARQUET_SUFFIXES)
 
 
 class RowError(BaseModel):
@@ -247,13 +247,16 @@ class Dataset:
         A ``.json`` file that is really JSON Lines is read as such.
         """
         path = Path(path)
-        text = path.read_text(encoding="utf-8-sig")
+        text = path.read_text(encoding="utf-8-sig", errors="surrogateescape")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":
-                return cls.from_jsonl(path)
+                return cls.from_jsonl(path)  # JSON Lines: a bad line is that row's error
             raise ValueError(f"{path}: not valid JSON: {exc}") from None
+        if (bad := _invalid_utf8(path, [text])) is not None:  # one document: no row can be trusted
+            start = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
+            raise ValueError(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
         if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
             lengths = {len(v) for v in data.values()}
             if len(lengths) != 1:
@@ -289,15 +292,15 @@ class Dataset:
         """Choose the reader by extension: .jsonl/.json-lines/.ndjson, .json, .csv, .parquet."""
         path = Path(path)
         suffix = path.suffix.lower()
-        if suffix in _JSONL:
+        if suffix in JSONL_SUFFIXES:
             return cls.from_jsonl(path)
         if suffix == ".json":
             return cls.from_json(path)
         if suffix == ".csv":
             return cls.from_csv(path)
-        if suffix in _PARQUET:
+        if suffix in PARQUET_SUFFIXES:
             return cls.from_parquet(path)
-        raise ValueError(_unknown_extension(path))
+        raise ValueError(unknown_extension(path))
 
     @classmethod
     def from_sample_data(cls) -> Dataset:
@@ -336,7 +339,7 @@ class Dataset:
 
         schema = pa.schema(
             [
-                (name, pa.list_(pa.string()) if name in _LIST_COLUMNS else pa.string())
+                (name, pa.list_(pa.string()) if name in LIST_COLUMNS else pa.string())
                 for name in COLUMNS
             ]
         )
@@ -392,16 +395,16 @@ class Dataset:
         """Choose the writer by extension (same extensions as ``load``)."""
         path = Path(path)
         suffix = path.suffix.lower()
-        if suffix in _JSONL:
+        if suffix in JSONL_SUFFIXES:
             self.to_jsonl(path)
         elif suffix == ".json":
             self.to_json(path)
         elif suffix == ".csv":
             self.to_csv(path)
-        elif suffix in _PARQUET:
+        elif suffix in PARQUET_SUFFIXES:
             self.to_parquet(path)
         else:
-            raise ValueError(_unknown_extension(path))
+            raise ValueError(unknown_extension(path))
 
 
 # --- row readers: (row, line, record) one at a time, so a file can also be streamed -------
@@ -428,11 +431,27 @@ def parse_items(
             )
 
 
+def _invalid_utf8(path: Path, texts: Iterable[str]) -> _Bad | None:
+    """A row error when ``texts`` (decoded with ``surrogateescape``) held bytes that are not
+    UTF-8: one bad line is that row's error, not the end of the whole file."""
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(text[exc.start]) - 0xDC00
+            return _Bad(f"invalid UTF-8 in {path.name}: byte 0x{byte:02x} at character {exc.start + 1} of the text")
+    return None
+
+
 def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
     row = 0
-    with path.open(encoding="utf-8-sig") as f:
+    with path.open(encoding="utf-8-sig", errors="surrogateescape") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
+                continue
+            if (bad := _invalid_utf8(path, [line])) is not None:
+                yield row, line_no, bad
+                row += 1
                 continue
             try:
                 record: Any = json.loads(line)
@@ -447,7 +466,7 @@ def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
 
 def csv_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
     _raise_csv_field_limit()
-    with path.open(encoding="utf-8-sig", newline="") as f:
+    with path.open(encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if header is None:
@@ -466,8 +485,10 @@ def csv_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 continue
             if not any(c.strip() for c in cells):
                 continue  # blank line
-            if len(cells) > len(header):
-                record: Any = _Bad(f"expected at most {len(header)} cells (the header), got {len(cells)}")
+            if (bad := _invalid_utf8(path, cells)) is not None:
+                record: Any = bad
+            elif len(cells) > len(header):
+                record = _Bad(f"expected at most {len(header)} cells (the header), got {len(cells)}")
             else:
                 record = {h: c for h, c in zip(header, cells, strict=False) if c != ""}
             yield row, first_line, record
@@ -489,10 +510,46 @@ def parquet_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 row += 1
 
 
-def _unknown_extension(path: Path) -> str:
+def empty_message(source: str | Path | None) -> str | None:
+    """Why a file gave no rows at all, in words ("data.jsonl is empty"), or None when it is not
+    a file or holds something. For a run with nothing to score: "0 samples" alone leaves the
+    user to guess whether the file, the format or ragmeter is at fault."""
+    if source is None:
+        return None
+    path = Path(source)
+    try:
+        if not path.is_file():
+            return None
+        if path.stat().st_size == 0:
+            return f"{path} is empty (0 bytes)"
+        suffix = path.suffix.lower()
+        if suffix in PARQUET_SUFFIXES:
+            import pyarrow.parquet as pq
+
+            rows = pq.ParquetFile(path).metadata.num_rows
+            return f"{path} has no rows" if rows == 0 else None
+        lines: list[str] = []
+        with path.open(encoding="utf-8-sig", errors="replace") as f:
+            for line in f:  # two non-blank lines settle it; a big file is not read through
+                if line.strip():
+                    lines.append(line.strip())
+                    if len(lines) == 2:
+                        break
+    except OSError:
+        return None
+    if not lines:
+        return f"{path} is empty (only blank lines)"
+    if suffix == ".csv" and len(lines) == 1:
+        return f"{path} has a header row but no rows"
+    if suffix == ".json" and "".join(lines) in ("[]", "{}"):
+        return f"{path} is an empty JSON array"
+    return None
+
+
+def unknown_extension(path: Path) -> str:
     return (
         f"cannot tell the format of {str(path)!r} from its extension {path.suffix!r}; "
-        f"use one of {', '.join(_KNOWN)}"
+        f"use one of {', '.join(KNOWN_SUFFIXES)}"
     )
 
 

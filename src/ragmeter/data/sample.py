@@ -25,6 +25,7 @@ whatever their source; a float, a bool or anything else is rejected with the fie
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import math
@@ -111,20 +112,40 @@ def _list_of_text(field: str, value: Any) -> list[str] | None:
         if not value.strip():
             return None  # an empty cell
         if value.lstrip().startswith("["):
-            try:
-                parsed = json.loads(value)
-            except ValueError:
+            parsed = list_cell(value)
+            if parsed is None:
                 raise field_error(
-                    field, "expected a list of strings, got str (not a valid JSON list)"
+                    field, f"expected a list of strings, got str ({NOT_A_LIST})"
                 ) from None
-            if isinstance(parsed, list):
-                return _items(field, parsed, "a JSON list")
+            return _items(field, parsed, "a list")
         raise field_error(field, "expected a list of strings, got str")
     if isinstance(value, (list, tuple)) or (
         hasattr(value, "tolist") and getattr(value, "ndim", 0) == 1
     ):
         return _items(field, list(value.tolist() if hasattr(value, "tolist") else value), "a list")
     raise field_error(field, f"expected a list of strings, got {type_name(value)}")
+
+
+NOT_A_LIST = "not a valid JSON list, nor a Python list of literals"
+
+
+def list_cell(text: str) -> list[Any] | None:
+    """The list a CSV cell spells, or None if it spells none.
+
+    Two spellings are read: JSON (``["a", "b"]``, what ragmeter writes) and Python's repr
+    (``['a', 'b']``), which is what ``pandas.DataFrame.to_csv`` writes for a list column, so
+    every CSV saved by pandas or by Ragas has it. The repr is read with ``ast.literal_eval``:
+    literals only (strings, numbers, lists, tuples), never a name or a call, so a cell cannot
+    run code. Only a list counts: a cell spelling a tuple or a dict is not a list column.
+    """
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        try:
+            parsed = ast.literal_eval(text.strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    return parsed if isinstance(parsed, list) else None
 
 
 def _id_item(value: Any) -> str | None:
@@ -154,17 +175,11 @@ def _list_of_ids(field: str, value: Any) -> list[str] | None:
         if not value.strip():
             return None  # an empty cell
         if value.lstrip().startswith("["):
-            try:
-                parsed = json.loads(value)
-            except ValueError:
-                raise field_error(
-                    field, f"expected {expected}, got str (not a valid JSON list)"
-                ) from None
-            if isinstance(parsed, list):
-                value = parsed
-                what = "a JSON list"
-            else:
-                raise field_error(field, f"expected {expected}, got str")
+            parsed = list_cell(value)
+            if parsed is None:
+                raise field_error(field, f"expected {expected}, got str ({NOT_A_LIST})")
+            value = parsed
+            what = "a list"
         else:
             raise field_error(field, f"expected {expected}, got str")
     elif isinstance(value, (list, tuple)) or (
@@ -280,6 +295,7 @@ def normalize_record(record: Any) -> dict[str, Any]:
         for name in names:
             if name not in data:
                 continue
+            value: str | list[str] | None
             if name == "ground_truths":
                 value = _ground_truths(data[name])
             elif canonical in LIST_FIELDS:

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from ragmeter.data.dataset import (
-    _JSONL,
-    _PARQUET,
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
     Dataset,
     RowError,
-    _unknown_extension,
+    unknown_extension,
     csv_items,
     jsonl_items,
     parquet_items,
@@ -64,8 +64,8 @@ def stream_samples(data: Any) -> SampleStream:
     if isinstance(data, (str, Path)):
         path = Path(data)
         suffix = path.suffix.lower()
-        readers = {**{s: (jsonl_items, False) for s in _JSONL}, ".csv": (csv_items, False),
-                   **{s: (parquet_items, True) for s in _PARQUET}}
+        readers = {**{s: (jsonl_items, False) for s in JSONL_SUFFIXES}, ".csv": (csv_items, False),
+                   **{s: (parquet_items, True) for s in PARQUET_SUFFIXES}}
         if suffix in readers:
             if not path.is_file():
                 raise FileNotFoundError(f"no such file: {path}")
@@ -73,7 +73,7 @@ def stream_samples(data: Any) -> SampleStream:
             return SampleStream(lambda: parse_items(reader(path), plain), str(path), lazy=True)
         if suffix == ".json":
             return _from_dataset(Dataset.from_json(path))
-        raise ValueError(_unknown_extension(path))
+        raise ValueError(unknown_extension(path))
     return _from_dataset(as_dataset(data))
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.usage import Usage
-from ragmeter.embedders._texts import check_texts
+from ragmeter.embedders.texts import check_texts
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.errors import EmbedderError
 

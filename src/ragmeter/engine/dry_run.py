@@ -1,8 +1,8 @@
 """``estimate``: what a run would cost (calls, tokens, money) without calling any judge.
 
-It runs the real engine over the real samples with the same metrics, but with the LLM judge
-swapped for ``DryRunJudge`` (same prompts, same bundling, same cache keys; nothing sent) and
-the embedder for a counter. So the estimate follows every rule the run follows: one call
+It runs the real engine over the real samples with the same metrics, but with the judge
+swapped for its dry-run twin (``Judge.dry_run``: for an LLM judge the same prompts, bundling
+and cache keys over a backend that sends nothing) and the embedder for a counter. So the estimate follows every rule the run follows: one call
 per phase per sample, votes, verifications that only happen when there are claims, and the
 disk cache (a request already answered there costs nothing). What it estimates rather than
 counts: the tokens of each prompt and reply, and how many claims a model will extract.
@@ -17,16 +17,15 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from pydantic import BaseModel, Field
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, open_cache
 from ragmeter.calls.tokens import estimate_tokens
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.data import Sample
 from ragmeter.data.stream import stream_samples
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.judges.cascade import CascadeJudge
-from ragmeter.judges.dry_run import DryRunJudge
-from ragmeter.judges.llm_judge import LLMJudge
-from ragmeter.judges.local import LocalJudge
+from ragmeter.engine.core import build_judge
+from ragmeter.engine.evaluate import DEFAULT_METRICS, aevaluate, run_sync
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.prompts.template import PromptSet, TaskPrompt
@@ -100,27 +99,14 @@ class CountingEmbedder:
         return self.prices.cost(self.model, self.tokens, 0) if self.remote and self.model else None
 
 
-def dry_judge(judge: Judge) -> tuple[Judge, list[str]]:
-    """The judge a dry run uses in place of ``judge``, and what to tell the user about it."""
-    if isinstance(judge, LLMJudge):
-        return DryRunJudge.of(judge), []
-    if isinstance(judge, CascadeJudge) and isinstance(judge.llm, LLMJudge):
-        return CascadeJudge(judge.local, DryRunJudge.of(judge.llm), judge.band), [
-            "cascade: the local judge runs for real to decide which verdicts would be escalated"]
-    if isinstance(judge, LocalJudge):
-        return judge, []
-    raise ValueError(f"a dry run needs an OpenAI-compatible judge (openai:, azure:, ollama:, local+...), "
-                     f"not {getattr(judge, 'name', type(judge).__name__)!r}")
-
-
 async def aestimate(
     data: Any,
     metrics: Sequence[Metric | str] | None = None,
     *,
     judge: Judge | str | None = "local",
     embedder: Embedder | str | None = "local",
-    cache: DiskCache | str | Path | bool | None = True,
-    judge_options: dict[str, Any] | None = None,
+    cache: CacheSetting = True,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
     language: str | None = None,
     concurrency: int | None = None,
@@ -129,33 +115,30 @@ async def aestimate(
     """Estimate ``evaluate(data, metrics, judge=..., ...)`` without calling any judge."""
     from ragmeter.embedders.openai_embedder import OpenAIEmbedder
     from ragmeter.embedders.spec import get_embedder
-    from ragmeter.engine.evaluate import DEFAULT_METRICS, _open_cache, aevaluate
-    from ragmeter.judges.spec import get_judge
 
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
-    disk = _open_cache(cache)
-    options = dict(judge_options or {})
+    disk = open_cache(cache)
+    options = JudgeOptions.of(judge_options)
     notes: list[str] = []
-    the_judge = None
+    the_judge: Judge | None = None
     if any(m.uses_judge for m in chosen):
-        the_judge = get_judge(judge, cache=disk, **options)
-        the_judge, more = dry_judge(the_judge)
-        notes += more
+        twin = build_judge(judge, disk, options).dry_run()
+        the_judge = twin.judge
+        notes += twin.notes
     counting = None
     if any(m.uses_embedder for m in chosen):
         remote = isinstance(embedder, str) and embedder.strip().startswith("openai:")
         if remote:
             real = get_embedder(embedder, cache=False)
             model = real.model if isinstance(real, OpenAIEmbedder) else None
-            counting = CountingEmbedder(real.name, model, options.get("prices") and Prices(options["prices"]), True)
+            counting = CountingEmbedder(real.name, model, options.price_table(), True)
             notes.append("embeddings: every text counted (the embedder's cache is not consulted)")
         else:
             name = embedder if isinstance(embedder, str) else getattr(embedder, "name", "embedder")
             counting = CountingEmbedder(str(name), None, None, False)
 
-    only_local = the_judge is None or (isinstance(the_judge, LocalJudge))
-    if only_local and (counting is None or not counting.remote):
+    if (the_judge is None or not the_judge.generative) and (counting is None or not counting.remote):
         # nothing to pay for: count the samples without running any model
         samples = errors = 0
         for _, item in stream_samples(data):
@@ -172,7 +155,7 @@ async def aestimate(
         notes.append(f"--language {language}: the one-time translation of the few-shot examples is not counted")
     result = await aevaluate(
         data, chosen, judge=the_judge, embedder=counting, cache=False, journal=False, resume=False,
-        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency,
+        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency, record=False,
     )
     usage = the_judge.usage if the_judge is not None else Usage()
     return RunEstimate(
@@ -193,8 +176,21 @@ async def aestimate(
     )
 
 
-def estimate(data: Any, metrics: Sequence[Metric | str] | None = None, **options: Any) -> RunEstimate:
+def estimate(
+    data: Any,
+    metrics: Sequence[Metric | str] | None = None,
+    *,
+    judge: Judge | str | None = "local",
+    embedder: Embedder | str | None = "local",
+    cache: CacheSetting = True,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
+    prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
+    language: str | None = None,
+    concurrency: int | None = None,
+    show_progress: bool = True,
+) -> RunEstimate:
     """Synchronous ``aestimate`` (see there); works inside a running loop too."""
-    from ragmeter.engine.evaluate import run_sync
-
-    return run_sync(lambda: aestimate(data, metrics, **options))
+    return run_sync(lambda: aestimate(
+        data, metrics, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
+        prompts=prompts, language=language, concurrency=concurrency, show_progress=show_progress,
+    ))

@@ -3,7 +3,7 @@
 What stays on the driver, and why: everything that makes a run *this* run. The input is
 read there with ``stream_samples`` (so row numbers and input errors are exactly those of the
 local engine), the run's identity, journal and ``RunInfo`` come from ``aevaluate`` before it
-hands over to this module, and finished samples go into the same ``_Sink`` (so ``out=``
+hands over to this module, and finished samples go into the same ``ResultSink`` (so ``out=``
 streaming, totals and ``keep_samples`` behave identically). Only the scoring moves.
 
 What the workers do: a pool of Ray actors (``_BatchScorer``), each building its own judge
@@ -11,7 +11,7 @@ and embedder from their spec strings once, when it starts (models load lazily in
 actor, never in the driver, and live objects are never pickled: a loaded model is hundreds
 of MB and an HTTP client or a sqlite handle does not survive pickling). The driver sends
 batches of ``(row, Sample)``; an actor scores a batch with the local engine's own
-``_run`` (same concurrency, same facts store, same typed errors) and sends back each
+``score_stream`` (same concurrency, same facts store, same typed errors) and sends back each
 sample's scores as JSON plus the batch's usage *delta* (after minus before, field by
 field), which the driver sums, so usage totals are exact however batches are spread.
 
@@ -39,17 +39,19 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import BaseModel
 
-from ragmeter.calls.cache import DiskCache
-from ragmeter.calls.usage import Usage, _COUNTERS
+from ragmeter.calls.cache import CacheSetting, DiskCache, default_cache_dir, open_cache
+from ragmeter.calls.usage import Usage
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.data.dataset import parse_items
 from ragmeter.data.stream import SampleStream, stream_samples
+from ragmeter.engine.core import ResultSink, build_judge, close_models, score_stream
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.result.writers import ResultWriter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -156,12 +158,6 @@ Batch = list[tuple[int, Sample, dict[str, MetricScore]]]
 """``(row, sample, scores already in the journal)`` for each sample of a batch."""
 
 
-def _usage_delta(after: Usage, before: Usage) -> dict[str, Any]:
-    data: dict[str, Any] = {name: getattr(after, name) - getattr(before, name) for name in _COUNTERS}
-    data["cost"] = None if after.cost is None else after.cost - (before.cost or 0.0)
-    return data
-
-
 class _BatchScorer:
     """A Ray actor: one judge and one embedder, built from their specs once, score batches.
 
@@ -172,32 +168,30 @@ class _BatchScorer:
         metrics: list[Metric],
         judge: str | None,
         embedder: str | None,
-        judge_options: dict[str, Any],
+        judge_options: JudgeOptions,
         cache: str | bool,
         prompts: PromptSet,
         concurrency: int,
     ) -> None:
         from ragmeter.embedders.spec import get_embedder
-        from ragmeter.engine.evaluate import _build_judge, _open_cache
 
         self.metrics = metrics
         self.prompts = prompts
         self.concurrency = concurrency
-        disk = _open_cache(cache)
-        self.judge = _build_judge(judge, disk, judge_options) if any(m.uses_judge for m in metrics) else None
+        disk = open_cache(cache)
+        self.judge = build_judge(judge, disk, judge_options) if any(m.uses_judge for m in metrics) else None
         # threads as the CLI gives it (judge and embedder); Ray already sets OMP_NUM_THREADS
         # to the actor's CPUs, so without it torch uses one thread per actor
         self.embedder = (
             get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                         threads=judge_options.get("threads"))
+                         threads=judge_options.threads, timeout=judge_options.timeout,
+                         max_attempts=judge_options.max_attempts)
             if any(m.uses_embedder for m in metrics) else None
         )
 
     async def score(self, batch: Batch) -> dict[str, Any]:
         """Scores of every sample in ``batch`` (JSON), the journal scores it reused, and the
         usage this batch cost."""
-        from ragmeter.engine.evaluate import _run, _Sink
-
         before = {role: model.usage.model_copy() for role, model in self._models()}
         samples = [sample for _, sample, _ in batch]
         done: dict[ScoreKey, MetricScore] = {}
@@ -205,14 +199,14 @@ class _BatchScorer:
             if finished:
                 fp = sample.fingerprint()
                 done.update(((row, fp, name), score) for name, score in finished.items())
-        sink = _Sink([m.name for m in self.metrics], None, True)
+        sink = ResultSink([m.name for m in self.metrics], None, True)
         stream = stream_samples(Dataset(samples, [row for row, _, _ in batch]))
-        resumed = await _run(stream, self.metrics, done, sink, self.judge, self.embedder, self.prompts,
+        resumed = await score_stream(stream, self.metrics, done, sink, self.judge, self.embedder, self.prompts,
                              None, self.concurrency, lambda n: None)
         return {
             "samples": [_Scored(row=s.row, scores=s.scores).model_dump_json() for s in sink.samples],
             "resumed": resumed,
-            "usage": {role: _usage_delta(model.usage, before[role]) for role, model in self._models()},
+            "usage": {role: model.usage.since(before[role]).model_dump() for role, model in self._models()},
         }
 
     def _models(self) -> list[tuple[str, Any]]:
@@ -222,7 +216,7 @@ class _BatchScorer:
 # --- the driver ------------------------------------------------------------------------------------
 
 
-def _worker_cache(cache: DiskCache | str | Path | bool | None) -> str | bool:
+def _worker_cache(cache: CacheSetting) -> str | bool:
     """The cache as a worker opens it: a path, its own default (True), or none (False).
 
     A ``DiskCache`` object holds a sqlite handle, so the workers get its path; sqlite in WAL
@@ -234,8 +228,6 @@ def _worker_cache(cache: DiskCache | str | Path | bool | None) -> str | bool:
         return str(cache.path)
     if cache is True:
         if os.environ.get("RAGMETER_CACHE_DIR"):
-            from ragmeter.calls.cache import default_cache_dir
-
             return str(default_cache_dir() / "cache.sqlite")
         return True
     return str(cache)
@@ -331,22 +323,21 @@ async def run_on_ray(
     driver_embedder: "Embedder | None",
     judge_spec: object,
     embedder_spec: object,
-    judge_options: dict[str, Any],
-    cache: DiskCache | str | Path | bool | None,
+    judge_options: JudgeOptions,
+    cache: CacheSetting,
     prompts: PromptSet,
     concurrency: int,
     show_progress: bool,
     ray_address: str | None,
+    recorder: Any = None,
 ) -> EvaluationResult:
     """Score ``stream`` on Ray and return the result ``aevaluate`` would have returned.
 
     Called by ``aevaluate`` once the run's identity (``info``), journal and prompts are set;
     ``driver_judge`` and ``driver_embedder`` are the driver's (built for their names and for
     translating prompts; they score nothing here, and their usage is added to the workers')."""
-    from ragmeter.engine.evaluate import _Sink, close_models
-
     names = [m.name for m in metrics]
-    sink = _Sink(names, writer, keep_samples)
+    sink = ResultSink(names, writer, keep_samples, recorder)
     # an object here belongs to no metric that uses it (``prepare`` checked): not sent
     judge_name = judge_spec if isinstance(judge_spec, str) else None
     embedder_name = embedder_spec if isinstance(embedder_spec, str) else None
@@ -438,6 +429,8 @@ async def run_on_ray(
             future.cancel()
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         pool.stop()

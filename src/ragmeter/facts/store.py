@@ -1,8 +1,9 @@
 """Per-sample facts, computed once and shared by every metric that needs them.
 
 The engine tells the store, before scoring, which judgements the run's metrics need for
-this sample (the plan). The first metric to ask for any judgement of a phase triggers one
-judge call for every planned judgement of that phase; the others await the same call.
+this sample (the plan). The first metric to ask for any judgement of a phase hands every
+planned judgement of that phase to the judge at once (``Judge.solve``: one call for an LLM
+judge, one batch for the local judge); the others await the same answer.
 Phase 1 reads the texts (claims, questions, entities, context verdicts, critiques); phase 2
 verifies the claims phase 1 extracted. Judgements asked for without being planned, and
 judgements that vote, get calls of their own.
@@ -22,17 +23,11 @@ from ragmeter.data import Sample
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.errors import JudgeUnavailable
 from ragmeter.judgements import needs as N
-from ragmeter.judges.bundle import ask_all, ask_votes
-from ragmeter.judgements.tasks import as_result
 from ragmeter.judgements.needs import DEPENDS_ON, Need
 from ragmeter.judgements.outputs import Verdict
 from ragmeter.judgements.sentences import split_sentences
 from ragmeter.judgements.task_prompts import DEFAULT_PROMPTS
-from ragmeter.judgements.tasks import TASK_KINDS, Sections, Task, empty_output, make_task
-from ragmeter.facts.cascade import solve_cascade
-from ragmeter.judges.local_solver import solver_for
-from ragmeter.judges.cascade import CascadeJudge
-from ragmeter.judges.local import LocalJudge
+from ragmeter.judgements.tasks import TASK_KINDS, Sections, Task, as_result, empty_output, make_task
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet
 
@@ -129,14 +124,9 @@ class SampleFacts:
         return outcomes
 
     async def _solve(self, judge: Judge, tasks: Sequence[Task], sections: Sections) -> dict[str, Any]:
-        """Each task's outcome from whichever kind of judge the run has."""
         if not tasks:
             return {}
-        if isinstance(judge, CascadeJudge):
-            return await solve_cascade(judge, tasks, sections, self.prompts)
-        if isinstance(judge, LocalJudge):
-            return (await solver_for(judge).solve(tasks, sections)).outcomes
-        return await ask_all(judge, tasks, sections, self.prompts)
+        return await judge.solve(tasks, sections, self.prompts)
 
     async def _votes(self, need: Need) -> list[BaseModel]:
         judge = self.judge(need.prompt.replace("_", " "))
@@ -146,11 +136,7 @@ class SampleFacts:
         task = make_task(need, sections)
         if task is None:
             return [empty_output(need)] * need.votes
-        if isinstance(judge, LocalJudge):
-            # the local judge is deterministic: n votes would be n copies of one answer
-            return [as_result((await self._solve(judge, [task], sections))[task.key])] * need.votes
-        llm = judge.llm if isinstance(judge, CascadeJudge) else judge  # votes are the LLM's to cast
-        return await ask_votes(llm, task, sections, self.prompts, need.votes, self.vote_temperature)
+        return await judge.vote(task, sections, self.prompts, need.votes, self.vote_temperature)
 
     async def _sections(self, needs: Sequence[Need]) -> tuple[Sections, dict[str, Exception]]:
         """The texts the tasks read (claims only when a task verifies them), and the claim

@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from ragmeter.gate.compare import MetricComparison, compare_metric, lower_is_better
 from ragmeter.gate.render import render_markdown, render_text
-from ragmeter.gate.worst import WorstSample, biggest_drops, lowest_scored
+from ragmeter.gate.worst import WorstSample, biggest_drops, failed_scores, lowest_scored
 from ragmeter.result import EvaluationResult
 
 
@@ -104,13 +104,18 @@ def check(
         elif stats.mean is None and (name in minimums or baseline is not None):
             kinds = ", ".join(f"{k} x{v}" for k, v in stats.errors_by_kind.items()) or "no samples"
             item.failures.append(f"no sample was scored ({kinds})")
-        elif item.minimum is not None and item.lower_is_better and stats.mean > item.minimum:
+        elif stats.mean is None or item.minimum is None:
+            pass  # nothing scored and nothing asked of it, or no minimum to meet
+        elif item.lower_is_better and stats.mean > item.minimum:
             item.failures.append(f"mean {stats.mean:.3f} > maximum {item.minimum:.3f} (lower is better)")
-        elif item.minimum is not None and not item.lower_is_better and stats.mean < item.minimum:
+        elif not item.lower_is_better and stats.mean < item.minimum:
             item.failures.append(f"mean {stats.mean:.3f} < minimum {item.minimum:.3f}")
+        mean_failed = bool(item.failures)
+        too_many_errors = False
         if stats is not None and max_error_rate is not None and stats.scored + stats.errors:
             rate = stats.errors / (stats.scored + stats.errors)
             if rate > max_error_rate:
+                too_many_errors = True
                 item.failures.append(f"{rate:.1%} of scores failed (allowed {max_error_rate:.1%})")
         if baseline is not None and stats is not None and name in baseline.info.metrics:
             item.comparison = compare_metric(result, baseline, name, confidence=confidence,
@@ -123,8 +128,16 @@ def check(
                 )
         if worst > 0 and stats is not None and (item.failures or item.minimum is not None):
             regressed = item.comparison is not None and item.comparison.status == "regressed"
-            item.worst = (biggest_drops(result, baseline, name, worst, item.lower_is_better) if regressed and baseline
-                          else lowest_scored(result, name, worst, item.lower_is_better))
+            if regressed and baseline:
+                item.worst = biggest_drops(result, baseline, name, worst, item.lower_is_better)
+            elif too_many_errors:
+                # the failed rows and their errors explain this failure; the lowest scores
+                # follow only when the mean failed too
+                item.worst = failed_scores(result, name, worst) + (
+                    [w for w in lowest_scored(result, name, worst, item.lower_is_better) if w.value is not None]
+                    if mean_failed else [])
+            else:
+                item.worst = lowest_scored(result, name, worst, item.lower_is_better)
         checks.append(item)
     return GateReport(
         passed=all(c.passed for c in checks),

@@ -77,9 +77,9 @@ def lower_is_better(result: EvaluationResult, metric: str) -> bool:
     for files written before it recorded this, from the metric's class."""
     if metric in result.info.lower_is_better:
         return True
-    from ragmeter.metrics.base import _REGISTRY
+    from ragmeter.metrics.base import available_metrics
 
-    cls = _REGISTRY.get(metric)
+    cls = available_metrics().get(metric)
     return cls is not None and not cls.higher_is_better
 
 

@@ -46,7 +46,7 @@ def _worst_line(w: "WorstSample") -> str:
     where = f"row {w.row}" + (f" ({w.id})" if w.id else "")
     if w.baseline_value is not None:
         return f"{where}: {_num(w.baseline_value)} -> {_num(w.value)}"
-    return f"{where}: " + (w.error if w.value is None else _num(w.value))
+    return f"{where}: " + ((w.error or "no score") if w.value is None else _num(w.value))
 
 
 def render_markdown(report: "GateReport") -> str:
@@ -79,6 +79,8 @@ def render_markdown(report: "GateReport") -> str:
             continue
         if any(w.baseline_value is not None for w in c.worst):
             title = "biggest rises (lower is better)" if c.lower_is_better else "biggest drops"
+        elif all(w.value is None for w in c.worst):
+            title = "failed scores"
         else:
             title = "highest scores (lower is better)" if c.lower_is_better else "lowest scores"
         lines += ["", f"<details{' open' if c.failures else ''}><summary><code>{c.metric}</code>: {title}</summary>", ""]
@@ -118,7 +120,8 @@ def render_text(report: "GateReport") -> str:
     for c in report.checks:
         if not c.worst or not c.failures:
             continue
-        lines.append(f"  worst samples for {c.metric}:")
+        failed_only = all(w.value is None for w in c.worst)
+        lines.append(f"  {'failed samples' if failed_only else 'worst samples'} for {c.metric}:")
         for w in c.worst:
             question = " ".join(w.question.split())
             question = question if len(question) <= 90 else question[:89] + "…"

@@ -24,7 +24,8 @@ class WorstSample(BaseModel):
 def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_better: bool = False) -> list[WorstSample]:
     """The ``k`` worst scores of ``metric`` (lowest, or highest where lower is better), then
     (if fewer) samples whose score failed."""
-    scored, failed = [], []
+    scored: list[WorstSample] = []
+    failed: list[WorstSample] = []
     for s in result.samples:
         score = s.scores.get(metric)
         if score is None:
@@ -34,8 +35,24 @@ def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_be
             error=f"{score.error.kind}: {score.error.message}" if score.error else None,
         )
         (scored if score.value is not None else failed).append(item)
-    scored.sort(key=lambda w: (-w.value if lower_is_better else w.value, w.row))  # type: ignore[operator]
+    scored.sort(key=lambda w: (-(w.value or 0.0) if lower_is_better else (w.value or 0.0), w.row))
     return (scored + failed)[:k]
+
+
+def failed_scores(result: EvaluationResult, metric: str, k: int = 3) -> list[WorstSample]:
+    """The first ``k`` samples (in row order) whose ``metric`` score failed, each with its
+    error: what to look at when a check fails on its error rate, where the lowest scores
+    (perhaps all 1.0) would say nothing about why."""
+    out = []
+    for s in result.samples:
+        score = s.scores.get(metric)
+        if score is None or score.value is not None or score.error is None:
+            continue
+        out.append(WorstSample(row=s.row, id=s.id, question=s.sample.question or "", value=None, reason=score.reason,
+                               error=f"{score.error.kind}: {score.error.message}"))
+        if len(out) == k:
+            break
+    return out
 
 
 def biggest_drops(current: EvaluationResult, baseline: EvaluationResult, metric: str, k: int = 3,

@@ -20,7 +20,7 @@ from pydantic import BaseModel, create_model
 
 from ragmeter.errors import JudgeOutputInvalid
 from ragmeter.judgements.tasks import SECTION_ORDER, Outcome, Sections, Task
-from ragmeter.judges.protocol import Judge, Message
+from ragmeter.judges.protocol import FreeFormJudge, Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence, fence_numbered
 from ragmeter.prompts.template import PromptSet
 
@@ -71,7 +71,7 @@ def bundle_messages(tasks: Sequence[Task], sections: Sections, prompts: PromptSe
 
 
 async def ask(
-    judge: Judge,
+    judge: FreeFormJudge,
     tasks: Sequence[Task],
     sections: Sections,
     prompts: PromptSet,
@@ -86,15 +86,19 @@ async def ask(
     return {t.key: getattr(reply, t.key) for t in tasks}
 
 
-async def ask_all(judge: Judge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet) -> dict[str, Outcome]:
-    """Every task's outcome: one bundled call, split into single-task calls if its reply is unusable."""
+async def ask_all(
+    judge: FreeFormJudge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet, *, per_task: bool = False
+) -> dict[str, Outcome]:
+    """Every task's outcome: one bundled call, split into single-task calls if its reply is
+    unusable; with ``per_task`` the single-task calls at once (one call per kind of judgement)."""
     if not tasks:
         return {}
-    try:
-        return dict(await ask(judge, tasks, sections, prompts))
-    except JudgeOutputInvalid as exc:
-        if len(tasks) == 1:
-            return {tasks[0].key: exc}
+    if not per_task:
+        try:
+            return dict(await ask(judge, tasks, sections, prompts))
+        except JudgeOutputInvalid as exc:
+            if len(tasks) == 1:
+                return {tasks[0].key: exc}
 
     async def alone(task: Task) -> tuple[str, Outcome]:
         try:
@@ -108,7 +112,7 @@ async def ask_all(judge: Judge, tasks: Sequence[Task], sections: Sections, promp
 
 
 async def ask_votes(
-    judge: Judge, task: Task, sections: Sections, prompts: PromptSet, votes: int, temperature: float
+    judge: FreeFormJudge, task: Task, sections: Sections, prompts: PromptSet, votes: int, temperature: float
 ) -> list[BaseModel]:
     """``votes`` independent answers to one task, each its own call (a repeated request would
     only replay the cache). Sampled with ``temperature`` so the votes can differ."""

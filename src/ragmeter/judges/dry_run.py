@@ -1,7 +1,7 @@
-"""A judge that sends nothing: it counts what each call would cost and answers with a reply
-of the right shape, so a dry run walks the same path as the real run.
+"""A chat backend that sends nothing: it counts what each call would cost and answers with a
+reply of the right shape, so a dry run walks the same path as the real run.
 
-It sits where the real LLM judge sits and builds the same requests (same prompts, same
+The LLM judge's dry-run twin (``LLMJudge.dry_run``) runs over it and builds the same requests (same prompts, same
 bundling into one call per phase, same cache keys). A request already in the disk cache is
 a cache hit, exactly as in the real run, and its cached reply is used; the others are
 counted as calls, their prompt tokens estimated (``ragmeter.calls.tokens``), and answered
@@ -25,7 +25,6 @@ from pydantic import BaseModel
 
 from ragmeter.calls.tokens import estimate_prompt_tokens, estimate_tokens
 from ragmeter.judgements.sentences import split_sentences
-from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
 
 REASON = "The context states this directly, so the claim is supported by it."
@@ -106,30 +105,23 @@ def synthetic_reply(output_type: type[BaseModel], messages: list[dict[str, str]]
     return json.dumps(value, ensure_ascii=False)
 
 
-class DryRunJudge(LLMJudge):
-    """An ``LLMJudge`` whose calls are counted and answered locally (see the module doc)."""
+class SyntheticBackend:
+    """A ``ChatBackend`` that sends nothing: it answers each request with a synthetic reply of
+    the requested shape and reports the tokens the request and reply would cost. The LLM
+    judge's dry-run twin runs over it (see ``LLMJudge.dry_run``)."""
 
-    @classmethod
-    def of(cls, judge: LLMJudge) -> "DryRunJudge":
-        dry = cls.__new__(cls)
-        dry.__dict__.update(judge.__dict__)
-        dry.usage = type(judge.usage)()
-        dry._auto = False  # no server to reject a mode
-        return dry
+    def __init__(self, identity: str, model: str) -> None:
+        self.identity = identity  # the real backend's, so cache keys are the real run's
+        self.model = model
 
-    async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
-        key = self.cache_key(request, output_type)
-        if (completion := self.cached(key)) is not None:
-            return completion
-        content = synthetic_reply(output_type, request.messages)
+    async def complete(self, request: ChatRequest) -> ChatCompletion:
+        if request.output_type is None:
+            raise ValueError("a dry-run request must name the output type its reply must fit")
+        content = synthetic_reply(request.output_type, request.messages)
         # the messages only: a provider may add tokens for a json_schema response_format
-        prompt = estimate_prompt_tokens(request.messages)
-        completion_tokens = estimate_tokens(content)
-        self.usage.calls += 1
-        self.usage.prompt_tokens += prompt
-        self.usage.completion_tokens += completion_tokens
-        self.usage.add_cost(self.prices.cost(self.backend.model, prompt, completion_tokens))
-        return ChatCompletion(content=content, finish_reason="stop", prompt_tokens=prompt, completion_tokens=completion_tokens)
-
-    async def aclose(self) -> None:  # nothing was opened
-        return None
+        return ChatCompletion(
+            content=content,
+            finish_reason="stop",
+            prompt_tokens=estimate_prompt_tokens(request.messages),
+            completion_tokens=estimate_tokens(content),
+        )

@@ -7,27 +7,35 @@
       -> parse + validate; on failure one repair re-ask carrying the error
       -> Type instance, or JudgeOutputInvalid / JudgeTimeout / JudgeUnavailable / ...
 
-Completions are cached per request, including the repair re-ask, so a rerun replays the
-same conversation without sending anything.
+Only completions that validated are cached (the repair re-ask's too, when it validated), so a
+rerun replays a good conversation without sending anything, and a reply that was cut off or
+malformed is asked again once the server has recovered instead of being replayed for good.
+As a ``PromptingJudge`` it answers the facts layer's tasks in one bundled call per phase;
+``dry_run`` gives a twin over a backend that sends nothing (``dry_run.SyntheticBackend``).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.judges.dry_run import SyntheticBackend
+from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
 from ragmeter.judges.protocol import (
     ChatBackend,
     ChatCompletion,
     ChatRequest,
+    DryRun,
     Prompt,
     StructuredOutputUnsupported,
     as_messages,
@@ -49,11 +57,13 @@ log = logging.getLogger("ragmeter.judge")
 CACHE_NAMESPACE = "chat"
 
 
-class LLMJudge:
+class LLMJudge(PromptingJudge):
     """A ``Judge`` over any ``ChatBackend``.
 
     ``structured`` picks how JSON is asked for ("auto" starts with ``json_schema`` and steps
     down once if the server rejects it). ``temperature`` defaults to 0 so that reruns agree.
+    ``write_cache=False`` reads the cache without adding to it (the dry run). ``layout`` is
+    "bundled" or "per_task" (see ``ragmeter.judges.prompting.LAYOUTS``).
     """
 
     def __init__(
@@ -69,18 +79,25 @@ class LLMJudge:
         temperature: float = 0.0,
         max_tokens: int | None = None,
         seed: int | None = None,
+        write_cache: bool = True,
+        layout: str = "bundled",
     ) -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+        self.layout = layout
         self.backend = backend
+        self.write_cache = write_cache
         self.name = name or backend.identity
         self.cache = cache
         self.policy = policy or RetryPolicy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
+        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:
             raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
-        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured  # type: ignore[assignment]
+        self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
         self.params: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             self.params["max_tokens"] = max_tokens
@@ -118,7 +135,8 @@ class LLMJudge:
             mode = self.mode
             sent = messages if mode == "json_schema" else with_schema_in_prompt(messages, output_type)
             request = ChatRequest(
-                messages=sent, params=dict(params), response_format=response_format(output_type, mode)
+                messages=sent, params=dict(params), response_format=response_format(output_type, mode),
+                output_type=output_type,
             )
             try:
                 return await self._complete(request, output_type)
@@ -143,11 +161,15 @@ class LLMJudge:
             }
         )
 
-    def cached(self, key: str) -> ChatCompletion | None:
-        """The cached completion for ``key`` (counted as a cache hit), or None."""
+    def cached(self, key: str, output_type: type[BaseModel] | None = None) -> ChatCompletion | None:
+        """The cached completion for ``key`` (counted as a cache hit), or None. With
+        ``output_type``, an entry that does not validate is a miss (caches written before only
+        valid replies were kept may hold one)."""
         if self.cache is None or (hit := self.cache.get(CACHE_NAMESPACE, key)) is None:
             return None
         completion = ChatCompletion(**json.loads(hit))
+        if output_type is not None and not _validates(completion, output_type):
+            return None
         self.usage.cache_hits += 1
         self.usage.cached_prompt_tokens += completion.prompt_tokens
         self.usage.cached_completion_tokens += completion.completion_tokens
@@ -155,7 +177,7 @@ class LLMJudge:
 
     async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
         key = self.cache_key(request, output_type)
-        if (completion := self.cached(key)) is not None:
+        if (completion := self.cached(key, output_type)) is not None:
             return completion
 
         async def attempt() -> ChatCompletion:
@@ -164,7 +186,7 @@ class LLMJudge:
 
         try:
             completion = await call_with_retries(
-                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name, breaker=self.breaker
             )
         except StructuredOutputUnsupported:
             raise
@@ -176,9 +198,21 @@ class LLMJudge:
         self.usage.add_cost(
             self.prices.cost(self.backend.model, completion.prompt_tokens, completion.completion_tokens)
         )
-        if self.cache is not None:
+        if self.cache is not None and self.write_cache and _validates(completion, output_type):
             self.cache.put(CACHE_NAMESPACE, key, json.dumps(completion.__dict__).encode())
         return completion
+
+    def dry_run(self) -> DryRun:
+        """The same judge (prompts, bundling, cache keys, structured mode) over a backend that
+        sends nothing: cached requests are hits as in the real run, the others are counted
+        and answered with synthetic replies; nothing is written to the cache."""
+        twin = copy.copy(self)
+        twin.backend = SyntheticBackend(self.backend.identity, self.backend.model)
+        twin.usage = Usage()
+        twin.write_cache = False
+        twin._auto = False  # no server to reject a mode
+        twin.limiter = AdaptiveLimiter(maximum=self.limiter.maximum)
+        return DryRun(twin)
 
     async def aclose(self) -> None:
         """Close the backend's connections for the running event loop (before the loop ends,
@@ -194,3 +228,12 @@ class LLMJudge:
 
     def __repr__(self) -> str:
         return f"LLMJudge({self.name!r}, mode={self.mode!r})"
+
+
+def _validates(completion: ChatCompletion, output_type: type[BaseModel]) -> bool:
+    """Whether the reply parses into ``output_type``: the condition for it to be cached."""
+    try:
+        parse_output(completion.content, output_type)
+    except OutputParseError:
+        return False
+    return True

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any, Mapping
 
-from ragmeter.calls.cache import DiskCache
+from ragmeter.calls.cache import CacheSetting, open_cache
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.retry import RetryPolicy
-from ragmeter.calls.usage import Prices
-from ragmeter.judges.cascade import DEFAULT_BAND, CascadeJudge
+from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.openai_chat import OpenAIChatBackend
-from ragmeter.judges.protocol import Judge
+from ragmeter.judges.options import JudgeOptions
+from ragmeter.judges.prompting import FreeFormAdapter
+from ragmeter.judges.protocol import FreeFormJudge, Judge
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 FORMS = "'local', 'local+openai:MODEL', 'openai:MODEL', 'openai:MODEL@http://host:port/v1', 'ollama:MODEL', 'azure:DEPLOYMENT@https://NAME.openai.azure.com'"
@@ -55,40 +58,35 @@ def parse_judge_spec(spec: str) -> JudgeSpec:
 
 
 def get_judge(
-    spec: "str | Judge | None" = "local",
+    spec: "str | Judge | FreeFormJudge | None" = "local",
     *,
-    cache: DiskCache | bool | None = True,
-    timeout: float = 60.0,
-    max_attempts: int = 5,
-    max_concurrency: int = 16,
-    prices: Prices | dict[str, tuple[float, float]] | None = None,
-    structured: str = "auto",
-    temperature: float = 0.0,
-    max_tokens: int | None = None,
-    seed: int | None = None,
-    verifier: str = "alignment",
-    band: tuple[float, float] = DEFAULT_BAND,
-    threads: int | None = None,
+    cache: CacheSetting = True,
+    options: JudgeOptions | Mapping[str, Any] | None = None,
 ) -> Judge:
-    """Build a judge from its name; a ``Judge`` object passes through unchanged.
+    """The judge ``spec`` names (see the module doc), with ``options``.
 
-    ``verifier`` and ``threads`` set the local judge's claim verifier and torch threads;
-    ``band`` is the cascade's range of uncertain local probabilities."""
+    A ``Judge`` object passes through unchanged; an object with only an async
+    ``generate(prompt, output_type)`` is adapted into one (its tasks bundled into one call
+    per phase, like the LLM judge's)."""
+    settings = JudgeOptions.of(options)
     if spec is None:
         spec = "local"
     if not isinstance(spec, str):
-        return spec
+        if isinstance(spec, Judge):
+            return spec
+        if callable(getattr(spec, "generate", None)):
+            return FreeFormAdapter(spec)
+        raise TypeError(
+            f"a judge is a spec string ({FORMS}), a Judge, or an object with an async generate(); "
+            f"got {type(spec).__name__}"
+        )
     text = spec.strip()
     if text.startswith("local+"):
-        llm = get_judge(
-            text.removeprefix("local+"), cache=cache, timeout=timeout, max_attempts=max_attempts,
-            max_concurrency=max_concurrency, prices=prices, structured=structured, temperature=temperature,
-            max_tokens=max_tokens, seed=seed,
-        )
-        return CascadeJudge(LocalJudge(verifier, threads), llm, band)
+        llm = get_judge(text.removeprefix("local+"), cache=cache, options=settings)
+        return CascadeJudge(LocalJudge(settings.verifier, settings.threads), llm, settings.band)
     parsed = parse_judge_spec(spec)
     if parsed.provider == "local":
-        return LocalJudge(verifier, threads)
+        return LocalJudge(settings.verifier, settings.threads)
     assert parsed.model is not None
     if parsed.provider == "azure":
         backend = OpenAIChatBackend(
@@ -99,16 +97,16 @@ def get_judge(
         )
     else:
         backend = OpenAIChatBackend(parsed.model, parsed.base_url)
-    disk = DiskCache() if cache is True else (cache if isinstance(cache, DiskCache) else None)
     return LLMJudge(
         backend,
-        name=spec.strip(),
-        cache=disk,
-        policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout),
-        max_concurrency=max_concurrency,
-        prices=prices if isinstance(prices, Prices) or prices is None else Prices(prices),
-        structured=structured,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        seed=seed,
+        name=mask_secrets(text),  # shown in run info, errors, logs: no credentials
+        cache=open_cache(cache),
+        policy=RetryPolicy(max_attempts=settings.max_attempts, timeout=settings.timeout),
+        max_concurrency=settings.max_concurrency,
+        prices=settings.price_table(),
+        structured=settings.structured,
+        temperature=settings.temperature,
+        max_tokens=settings.max_tokens,
+        seed=settings.seed,
+        layout=settings.layout,
     )

@@ -102,6 +102,9 @@ _VAGUE_EN = [
     r"universal|clear-cut) answer",
     r"who knows",
     r"(?:that's|that is|it's|it is) a (?:good|great|tough|difficult|complex|interesting) question$",
+    r"(?:the )?(?:choice|decision|answer|best option) is (?:really |entirely |totally |all |ultimately )?"
+    r"(?:up to you|yours|a personal one|personal)",
+    r"(?:everyone|everybody|each person) (?:is different|has (?:their|his or her) own)",
 ]
 _STRONG_OTHER = [
     # French
@@ -207,6 +210,14 @@ certeza
 ik weet het niet geen
 """.split())
 _COMMIT = frozenset("yes no yeah yep nope oui non ja nein sí si sim não nao".split())
+_GENERIC = frozenset("""
+everyone everybody each every different differently differ difference differences own many
+various several strength strengths weakness weaknesses pros cons preference preferences
+factor factors situation situations circumstance circumstances individual individually
+person people case cases choice choices option options way ways thing things lot lots
+""".split())
+"""Words that fill an evasive answer without committing to anything ("everyone is different,
+each option has its strengths and weaknesses"): not content in an answer that also hedges."""
 _VAGUE_WORDS = frozenset("""
 someone somebody something somewhere sometime sometimes various several many some thing things
 stuff factors reasons ways aspects kind sort certain particular specific type types variety
@@ -217,11 +228,16 @@ def _segments(text: str) -> list[str]:
     return [s.strip(" '-") for s in _SEGMENT_SPLIT.split(normalise_prose(text)) if s and s.strip(" '-")]
 
 
-def _has_content(segment: str, hedged: bool) -> bool:
+def _has_content(segment: str, hedged: bool, asked: frozenset[str] = frozenset()) -> bool:
     """A number, or a word that is not a stopword or a filler. "Yes"/"no" count only in an
     answer with no hedge; French, German, Spanish, Italian, Portuguese and Dutch function
-    words are ignored only in an answer with a hedge (alone, "Au" or "Da" may be an answer)."""
+    words are ignored only in an answer with a hedge (alone, "Au" or "Da" may be an answer).
+    In an answer with a hedge, generic words (``_GENERIC``) and the question's own words
+    (``asked``, matched on their first 5 letters) do not commit either: "Everyone learns
+    differently, it is hard to say" says nothing the question did not."""
     for w in WORD.findall(segment):
+        if hedged and (w in _GENERIC or w[:5] in asked):
+            continue
         if any(ch.isdigit() for ch in w):
             return True
         if w in _COMMIT:
@@ -233,13 +249,14 @@ def _has_content(segment: str, hedged: bool) -> bool:
     return False
 
 
-def _classify(text: str) -> tuple[str, bool, list[str]]:
+def _classify(text: str, question: str | None = None) -> tuple[str, bool, list[str]]:
     """(hedge kind: "strong" / "vague" / "", has committed content, the hedges found)."""
     segments = _segments(text)
     strong = [s for s in segments if _STRONG.match(s)]
     vague = [s for s in segments if not _STRONG.match(s) and _VAGUE.match(s)]
     hedged = set(strong) | set(vague)
-    content = any(_has_content(s, bool(hedged)) for s in segments if s not in hedged)
+    asked = frozenset(w[:5] for w in WORD.findall(normalise_prose(question or "")) if len(w) >= 3)
+    content = any(_has_content(s, bool(hedged), asked) for s in segments if s not in hedged)
     kind = "strong" if strong else "vague" if vague else ""
     return kind, content, strong + vague
 
@@ -304,7 +321,7 @@ def noncommittal(answers: Sequence[str],
         if not answer or not answer.strip() or not WORD.search(answer):
             out.append(1.0)
             continue
-        kind, content, _ = _classify(answer)
+        kind, content, _ = _classify(answer, question)
         if kind and not content:
             out.append(0.95 if kind == "strong" else 0.85)
         elif kind:

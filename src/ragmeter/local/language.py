@@ -39,6 +39,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from ragmeter.extras import require
 from ragmeter.local import caches
 from ragmeter.local.words import STOPWORDS
 
@@ -160,9 +161,8 @@ def _identifier() -> Any:
     global _IDENTIFIER
     with _IDENTIFIER_LOCK:
         if _IDENTIFIER is None:
-            from py3langid.langid import MODEL_FILE, LanguageIdentifier
-
-            _IDENTIFIER = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+            langid = require("local", "py3langid.langid", "the local judge's language check")
+            _IDENTIFIER = langid.LanguageIdentifier.from_model_file(langid.MODEL_FILE, norm_probs=True)
     return _IDENTIFIER
 
 

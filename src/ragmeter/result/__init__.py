@@ -98,6 +98,27 @@ class EvaluationResult(BaseModel):
     def scores(self, metric: str) -> list[float | None]:
         return [s.scores[metric].value if metric in s.scores else None for s in self.samples]
 
+    def __getitem__(self, metric: str) -> list[float | None]:
+        """``result["faithfulness"]``: the per-sample scores in row order, ``None`` where a
+        score failed (its error is in ``errors()``), as Ragas' result gives them."""
+        if not isinstance(metric, str):
+            raise TypeError(f"index a result by metric name (one of {self.metric_names}), not {type(metric).__name__}")
+        if metric not in self.info.metrics:
+            raise KeyError(f"{metric!r} is not a metric of this run; it has {self.metric_names}")
+        return self.with_samples().scores(metric)
+
+    def means(self) -> dict[str, float | None]:
+        """``{metric: mean}`` as plain floats (``None`` for a metric with no score), ready for
+        ``json.dumps``, a logger or an assertion; ``summary()`` has the counts beside them."""
+        return {name: s.mean for name, s in self.summary().items()}
+
+    def __repr__(self) -> str:
+        """One short line, like Ragas': ``{'faithfulness': 0.8312, 'answer_similarity': 0.71}``.
+        The samples are in ``to_pandas()``; printing them all here would bury the numbers."""
+        return repr({name: (None if mean is None else round(mean, 4)) for name, mean in self.means().items()})
+
+    __str__ = __repr__
+
     def summary(self) -> dict[str, MetricSummary]:
         """Per metric: mean of the computed scores, how many were scored, how many failed (by kind)."""
         if self.streamed is not None and not self.samples:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ragmeter.data import FIELDS, RowError, Sample
-from ragmeter.data.dataset import _LIST_COLUMNS
+from ragmeter.data.dataset import LIST_COLUMNS
 from ragmeter.errors import ErrorInfo
 from ragmeter.metrics.score import MetricScore
 
@@ -26,7 +26,7 @@ def parquet_schema(metrics: list[str]) -> Any:
     import pyarrow as pa
 
     fields = [("row", pa.int64()), ("id", pa.string())]
-    fields += [(name, pa.list_(pa.string()) if name in _LIST_COLUMNS else pa.string()) for name in FIELDS]
+    fields += [(name, pa.list_(pa.string()) if name in LIST_COLUMNS else pa.string()) for name in FIELDS]
     fields.append(("metadata", pa.string()))
     for m in metrics:
         fields += [(m, pa.float64()), (f"{m}_reason", pa.string()), (f"{m}_error", pa.string()),

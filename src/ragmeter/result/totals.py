@@ -13,6 +13,13 @@ class MetricSummary(BaseModel):
     errors: int
     errors_by_kind: dict[str, int] = Field(default_factory=dict)
 
+    def __float__(self) -> float:
+        """The mean, so ``float(result.summary()["faithfulness"])`` is a plain number. A
+        metric with no score has no mean: that is an error here, never a silent NaN."""
+        if self.mean is None:
+            raise ValueError(f"no score was computed ({self.errors} failed), so there is no mean")
+        return float(self.mean)
+
 
 class Totals:
     """Running sums per metric. Values are summed with Neumaier's compensation, so the mean of
