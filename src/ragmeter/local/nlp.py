@@ -487,6 +487,40 @@ def _known_sentence(text: str, entities: bool) -> Analysis | None:
 
 
 _LINES = re.compile(r"\s*\n\s*")
+PIECE_CHARS = 100_000
+"""Longest text spaCy reads in one go. spaCy refuses texts over ``nlp.max_length`` (1,000,000
+characters) with an error, and in a batched pipe that error would fail every other text of
+the batch; so a longer text is read in pieces cut at sentence ends (``pieces``) and its
+sentences put together, as the lines of a text are. 100,000 characters also keeps the
+pipeline's working memory per piece small."""
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*\s+")
+
+
+def pieces(text: str, limit: int | None = None) -> list[str]:
+    """``text`` cut into stripped pieces of at most ``limit`` characters (``PIECE_CHARS``).
+
+    Each cut is at the last sentence end (". ", "! ", "? ") of the window, else at its last
+    space when that keeps at least half of it, else at ``limit`` (one endless word).
+    """
+    limit = limit or PIECE_CHARS
+    out: list[str] = []
+    start = 0
+    while len(text) - start > limit:
+        window = text[start:start + limit]
+        ends = [m.end() for m in _SENTENCE_END.finditer(window, limit // 2)]
+        cut = ends[-1] if ends else window.rfind(" ") + 1
+        if cut < limit // 2:
+            cut = limit
+        out.append(text[start:start + cut])
+        start += cut
+    out.append(text[start:])
+    return [p.strip() for p in out if p.strip()]
+
+
+def _units(text: str) -> list[str]:
+    """What ``analyse`` gives spaCy for ``text``: its lines, each long line in pieces."""
+    return [p for line in _LINES.split(text.strip()) if line
+            for p in (pieces(line) if len(line) > PIECE_CHARS else [line])]
 
 
 def analyse(texts: Sequence[str], entities: bool = True, batch_size: int = 64) -> list[Analysis]:
@@ -495,12 +529,13 @@ def analyse(texts: Sequence[str], entities: bool = True, batch_size: int = 64) -
     A text with line breaks is analysed line by line and the lines' sentences put together:
     a line break always ends a sentence, and contexts joined with "\n" into one premise
     reuse the analyses of the same contexts scored one by one (and the other way round).
+    A line longer than ``PIECE_CHARS`` is analysed in pieces cut at sentence ends.
 
     ``entities=False`` skips the named-entity recogniser, about half of the pipeline's time:
     a premise is searched for a claim's names as text, so its own entities are never needed.
     A cached analysis with entities serves both kinds of request.
     """
-    lines = {t: [p for p in _LINES.split(t.strip()) if p] for t in texts if "\n" in t}
+    lines = {t: _units(t) for t in texts if "\n" in t or len(t) > PIECE_CHARS}
     units = list(dict.fromkeys(
         u for t in texts for u in (lines[t] if t in lines else [t])))
     done = dict(zip(units, _analyse_units(units, entities, batch_size)))
@@ -557,7 +592,8 @@ def parse(texts: Sequence[str], batch_size: int = 64) -> "list[Doc]":
     Why beside ``analyse`` and not through it: the clause rules (``claims``) need the tokens
     and their tags, which the analysis drops. Both caches live here, under one lock, so
     spaCy is run and its results kept in this module only. A full stop glued to the next
-    sentence ("Paris.The") is given back its space first, as ``analyse`` does.
+    sentence ("Paris.The") is given back its space first, as ``analyse`` does. A text
+    longer than ``PIECE_CHARS`` is read in pieces (``pieces``) joined into one doc.
     """
     out: "list[Doc | None]" = [None] * len(texts)
     todo: dict[str, list[int]] = {}
@@ -572,7 +608,14 @@ def parse(texts: Sequence[str], batch_size: int = 64) -> "list[Doc]":
     if todo:
         pipeline = load_nlp()
         pending = list(todo)
-        docs = list(pipeline.pipe((_repair(t) for t in pending), batch_size=batch_size))
+        short = [t for t in pending if len(t) <= PIECE_CHARS]
+        read = dict(zip(short, pipeline.pipe((_repair(t) for t in short), batch_size=batch_size)))
+        for text in pending:
+            if text not in read:  # a long text: its pieces' docs joined into one
+                from spacy.tokens import Doc
+
+                read[text] = Doc.from_docs(parse(pieces(text), batch_size))
+        docs = [read[t] for t in pending]
         with _CACHE_LOCK:
             for text, doc in zip(pending, docs):
                 for i in todo[text]:
