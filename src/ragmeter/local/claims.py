@@ -60,7 +60,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ragmeter.local import nlp as _nlp
 from ragmeter.local.hedges import noncommittal, piece_kind
@@ -748,7 +748,7 @@ def render(piece: Piece) -> str:
     return text
 
 
-def _facts(piece: Piece, text: str) -> dict[str, tuple]:
+def _facts(piece: Piece, text: str) -> dict[str, Any]:
     """The typed facts of a claim (entities, numbers, dates, content lemmas, negations)."""
     toks = piece.tokens
     entities = list(piece.referents)

@@ -260,7 +260,7 @@ def question_coverage(questions: Sequence[str], answers: Sequence[str],
                     sim = float(sims[best])
             topic = W_SIM * _rescale(sim) + W_TERMS * terms
             if part.expected:
-                topic *= TYPE_FLOOR + (1.0 - TYPE_FLOOR) * float(type_found)
+                topic *= TYPE_FLOOR + (1.0 - TYPE_FLOOR) * float(bool(type_found))
             results.append(PartCoverage(part.text, round(float(topic), 4), clauses[best].text,
                                         round(sim, 4), round(terms, 4), part.expected,
                                         type_found))
