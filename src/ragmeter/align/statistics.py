@@ -23,6 +23,8 @@ from typing import Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ragmeter.extras import require
+
 Statistic = Callable[[ArrayLike, ArrayLike], "float | None"]
 
 
@@ -103,7 +105,7 @@ def spearman(scores: ArrayLike, labels: ArrayLike) -> float | None:
     s, y = _arrays(scores, labels)
     if s.size < 2 or np.ptp(s) == 0 or np.ptp(y) == 0:
         return None
-    from scipy.stats import spearmanr
+    spearmanr = require("align", "scipy.stats", "Spearman's rank correlation").spearmanr
 
     return _finite(spearmanr(s, y).statistic)
 
@@ -119,7 +121,7 @@ def kendall(scores: ArrayLike, labels: ArrayLike) -> float | None:
     s, y = _arrays(scores, labels)
     if s.size < 2 or np.ptp(s) == 0 or np.ptp(y) == 0:
         return None
-    from scipy.stats import kendalltau
+    kendalltau = require("align", "scipy.stats", "Kendall's rank correlation").kendalltau
 
     return _finite(kendalltau(s, y).statistic)
 
@@ -153,7 +155,7 @@ def auroc(scores: ArrayLike, labels: ArrayLike) -> float | None:
     s, y = _arrays(scores, labels)
     if len(set(y.astype(int).tolist())) < 2:
         return None
-    from sklearn.metrics import roc_auc_score
+    roc_auc_score = require("align", "sklearn.metrics", "AUROC").roc_auc_score
 
     return float(roc_auc_score(y.astype(int), s))
 

@@ -13,7 +13,11 @@ import time
 from typing import Any
 from uuid import UUID
 
-from langchain_core.callbacks import BaseCallbackHandler
+from ragmeter.extras import require
+
+require("langchain", "langchain_core.callbacks", "the LangChain trace handler")  # one line naming the extra
+
+from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 
 from ragmeter.ingest._records import RecordFile
 from ragmeter.ingest._traces import text_of

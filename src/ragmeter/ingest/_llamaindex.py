@@ -12,8 +12,12 @@ import threading
 import time
 from typing import Any
 
-from llama_index.core.callbacks import CBEventType, EventPayload
-from llama_index.core.callbacks.base_handler import BaseCallbackHandler
+from ragmeter.extras import require
+
+require("llamaindex", "llama_index.core.callbacks", "the LlamaIndex trace handler")  # one line naming the extra
+
+from llama_index.core.callbacks import CBEventType, EventPayload  # noqa: E402
+from llama_index.core.callbacks.base_handler import BaseCallbackHandler  # noqa: E402
 
 from ragmeter.ingest._records import RecordFile
 

@@ -10,9 +10,13 @@ Bound to anything but loopback, it needs an access token (``--token`` or
 
 from __future__ import annotations
 
-from ragmeter.runs import RunStore
-from ragmeter.ui._app import create_app
-from ragmeter.ui._auth import ENV_TOKEN, is_loopback, required_token
+from ragmeter.extras import require
+
+require("ui", "fastapi", "ragmeter ui")  # before the app's own imports: one line naming the extra
+
+from ragmeter.runs import RunStore  # noqa: E402
+from ragmeter.ui._app import create_app  # noqa: E402
+from ragmeter.ui._auth import ENV_TOKEN, is_loopback, required_token  # noqa: E402
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, store: RunStore | str | None = None,
