@@ -169,6 +169,34 @@ def test_real_server_answers_401_without_the_token_and_200_with_it(server):
     assert httpx.get(server + "/?token=tok-123").status_code == 200
 
 
+def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_with_it(recorded):
+    """Bound to 0.0.0.0, as `ragmeter ui --host 0.0.0.0 --token ...` binds it; the requests go
+    to 127.0.0.1 only (the same socket answers there)."""
+    import httpx
+    import uvicorn
+
+    url, _, _ = recorded
+    port = free_port()
+    token = required_token("0.0.0.0", "tok-all-interfaces")
+    the_server = uvicorn.Server(uvicorn.Config(create_app(url, token=token), host="0.0.0.0", port=port,
+                                               log_level="warning"))
+    thread = threading.Thread(target=the_server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.time() + 20
+        while not the_server.started and time.time() < deadline:
+            time.sleep(0.05)
+        assert the_server.started
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(base + "/api/runs").status_code == 401
+        assert httpx.get(base + "/").status_code == 401
+        assert httpx.get(base + "/api/runs", headers={"Authorization": "Bearer tok-all-interfaces"}).status_code == 200
+        assert httpx.get(base + "/?token=tok-all-interfaces").status_code == 200
+    finally:
+        the_server.should_exit = True
+        thread.join(timeout=10)
+
+
 @pytest.fixture(scope="module")
 def driver():
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
