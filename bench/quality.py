@@ -46,6 +46,7 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 HALUEVAL = "halueval_qa_dev.jsonl"
 MSMARCO = "msmarco_ctxrel_dev.jsonl"
@@ -365,13 +366,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="verifier spec: 'alignment' (default) or 'nli:NAME_OR_PATH'")
     parser.add_argument("--embeddings", action="store_true",
                         help="alignment verifier with MiniLM similarity (off by default)")
-    parser.add_argument("--only", choices=("halueval", "msmarco"), help="run one set only")
+    parser.add_argument("--only", choices=("halueval", "msmarco", "ragdev"),
+                        help="run one set only")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
 
     halu_path, marco_path = args.datasets / HALUEVAL, args.datasets / MSMARCO
-    if not halu_path.exists() and not marco_path.exists():
+    if not halu_path.exists() and not marco_path.exists() and args.only != "ragdev":
         print(f"no development sets in {args.datasets} ({HALUEVAL}, {MSMARCO}): "
               "nothing to measure (pass --datasets DIR)")
         return 0
@@ -394,6 +396,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             print_msmarco(out["msmarco"])
         else:
             print(f"\n{marco_path} is missing: MS MARCO skipped")
+    if args.only in (None, "ragdev"):
+        from quality_rag_dev import print_rag_dev, rag_dev
+
+        out["ragdev"] = rag_dev(verifier=args.verifier)
+        print_rag_dev(out["ragdev"])
     out["total_s"] = time.perf_counter() - start
     out["peak_rss_mb"] = peak_rss_mb()
     print(f"\ntotal {out['total_s']:.1f} s; peak memory (max RSS) {out['peak_rss_mb']:.0f} MB")
