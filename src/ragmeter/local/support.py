@@ -19,9 +19,10 @@ shares two of four words. This module reads the same aligned text by meaning:
 3. **Togetherness.** Neighbouring content words of the claim must find their counterparts
    in the same or adjacent premise sentences (``pairs``): words gathered from unrelated
    sentences are a recombination, not a paraphrase.
-4. **Contrast.** A claim word whose counterpart is its antonym ("raise" for "cut", "keep"
-   for "stop", "longer" for "shorter") breaks support, however similar the vectors
-   (contextual vectors put antonyms close: they share their contexts).
+4. **Contrast.** A claim word the evidence does not state, while it states its antonym
+   ("raise" where the claim says "cut", "stop" for "keep", "shorter" for "longer"),
+   breaks support, however similar the vectors (contextual vectors put antonyms close:
+   they share their contexts).
 
 Numbers, dates, named entities and negation stay the lexical verifier's symbolic checks:
 embeddings do not tell 1889 from 1901 or Paris from London reliably, rules do.
@@ -198,6 +199,7 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
             rows.append(sentence.vectors[i])
             where.append(position)
     sims = (claim.vectors[own] @ np.vstack(rows).T) if rows else np.zeros((len(own), 0))
+    claim_words = set(claim.words)
     credits: list[float] = []
     located: list[set[int]] = []
     contrast = 0.0
@@ -213,8 +215,8 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
             located.append(set())
             continue
         best = int(np.argmax(sims[k]))
-        if (stem(word), stem(words[best])) in ANTONYMS:
-            contrast = 1.0
+        if any((stem(word), stem(w)) in ANTONYMS for w in words if w not in claim_words):
+            contrast = 1.0  # the evidence says the opposite word, and not this one
         c = credit(float(sims[k, best]))
         if word in job.vocabulary or stem(word) in job.vocabulary:
             c = max(c, 0.5)  # stated elsewhere in the premise, as the lexical verifier credits
