@@ -3,7 +3,8 @@
 No natural-language-inference model ships on PyPI, so the default verifier is ours:
 ``AlignmentVerifier`` finds the premise sentence that best matches the claim and checks that
 what the claim asserts is there, together (its key terms and their pairings, entities,
-numbers, dates, negations); MiniLM similarity is an option. Users who have an NLI
+numbers, dates, negations), by its words and, where they differ, by their meaning in context
+(``support.SemanticMatcher``). Users who have an NLI
 cross-encoder (HHEM, MiniCheck, DeBERTa-NLI) plug it in with ``CrossEncoderVerifier`` /
 ``get_verifier("nli:NAME_OR_PATH")``.
 
@@ -307,11 +308,27 @@ class AlignmentVerifier:
        coverage and pair weights, or moving the others by a quarter, changes the AUROC by
        at most 0.001 there.
 
-    What it cannot do: tell a synonym from a wrong word. "finished in 1889" against
-    "completed in 1889" scores as low as "an architect" against "an engineer". On HaluEval
-    (extractive right answers) that strictness is well calibrated: answers scoring 0.1-0.9
-    are almost all fabricated. On abstractive answers expect false "unsupported" verdicts;
-    a cascade to an LLM judge, or an NLI model (``CrossEncoderVerifier``), covers them.
+    5. **Meaning** (``semantic=True``, the default; ``get_verifier("lexical")`` turns it
+       off). A claim whose words are not all found together, but that breaks no symbolic
+       check (numbers, dates, names, negation), is read again by meaning
+       (``support.SemanticMatcher``): its content words look for counterparts among the
+       words of its ``CANDIDATES`` best premise sentences, as MiniLM vectors in context, so
+       "trees cease making chlorophyll" finds "stop producing"; an antonym in place of a
+       claim word breaks support. The semantic coverage and pairs replace the lexical ones
+       in the formula above in proportion to ``Alignment.trust`` (the claim's cosine with
+       its closest evidence sentence). Measured, ``judge="local"``: on the project's RAG
+       development set (22 questions, paraphrasing answers) mean faithfulness of the
+       faithful answers rose from 0.12 (lexical) to 0.67, of the unfaithful variants from
+       0.16 to 0.38, context recall of paraphrased ground truths from 0.09 to 0.55; on
+       HaluEval QA dev (455 length-matched pairs) AUROC 0.938 -> 0.926, accuracy at 0.5
+       0.914 -> 0.881. Cost: one encoder pass per claim and candidate sentence not seen
+       before (cached), only for the claims that need it.
+
+    What it cannot do: tell a synonym from a co-hyponym in the same slot ("an architect"
+    for "an engineer" finds a counterpart), see who did what to whom ("basil keeps best in
+    the refrigerator" where the passage says it blackens there and keeps best at room
+    temperature), or weigh a claim's gist against its details. A cascade to an LLM judge,
+    or an NLI model (``CrossEncoderVerifier``), covers them.
 
     Embeddings are off by default. On HaluEval, MiniLM similarity between a claim and its
     evidence is confounded with claim length (short right answers are dissimilar to whole
