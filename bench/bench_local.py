@@ -94,9 +94,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=None, help="samples in flight (default: the engine's, 64 for the local judge)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own choice)")
+    parser.add_argument("--datasets", type=Path, default=None, help="directory of halueval_qa_dev.jsonl (default: ../shared/datasets beside the repository)")
     parser.add_argument("--verifier", default="alignment", help="the local judge's claim verifier: alignment (default) | lexical | nli:NAME_OR_PATH")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.datasets is not None:
+        global DATASETS
+        DATASETS = args.datasets
 
     if (DATASETS / "halueval_qa_dev.jsonl").exists():
         source = "HaluEval QA dev"
