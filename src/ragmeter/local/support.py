@@ -196,9 +196,10 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
         similarity = max(similarity, float(sentence.pooled @ claim.pooled))
         for i in content_positions(sentence.words):
             words.append(sentence.words[i])
-            rows.append(sentence.vectors[i])
+            rows.append(sentence.vectors[i].astype(np.float32))
             where.append(position)
-    sims = (claim.vectors[own] @ np.vstack(rows).T) if rows else np.zeros((len(own), 0))
+    mine = claim.vectors[own].astype(np.float32)
+    sims = (mine @ np.vstack(rows).T) if rows else np.zeros((len(own), 0))
     claim_words = set(claim.words)
     credits: list[float] = []
     located: list[set[int]] = []

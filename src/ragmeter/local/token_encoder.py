@@ -29,8 +29,8 @@ from ragmeter.local.nlp import LocalModelUnavailable
 
 @dataclass(frozen=True)
 class WordVectors:
-    """One text, encoded: its words (lowercased), one unit vector per word, and the
-    text's own unit embedding (``pooled``)."""
+    """One text, encoded: its words (lowercased), one unit vector per word (float16 rows),
+    and the text's own unit embedding (``pooled``, float32)."""
 
     words: tuple[str, ...]
     vectors: np.ndarray
@@ -41,11 +41,13 @@ class TokenEncoder:
     """Words-in-context vectors from the shared MiniLM (``load_model``), cached by text.
 
     ``max_tokens`` truncates long texts (a claim or a premise sentence rarely exceeds it;
-    words past it are simply absent, so they find no counterpart).
+    words past it are simply absent, so they find no counterpart). Word vectors are kept as
+    float16 (a 25-word sentence: 19 KB), so the default cache of 5,000 texts stays under
+    about 100 MB; cosines move by less than 0.001.
     """
 
     def __init__(self, model: str | None = None, batch_size: int = 32, max_tokens: int = 128,
-                 cache_size: int = 20_000) -> None:
+                 cache_size: int = 5_000) -> None:
         self.model_name = model
         self.batch_size = batch_size
         self.max_tokens = max_tokens
@@ -116,8 +118,8 @@ class TokenEncoder:
                     span[1] = int(offsets[row, k, 1])
                     pieces.append(k)
                 current = wid
-            matrix = (np.vstack(vectors).astype(np.float32) if vectors
-                      else np.zeros((0, hidden.shape[-1]), dtype=np.float32))
+            matrix = (np.vstack(vectors).astype(np.float16) if vectors
+                      else np.zeros((0, hidden.shape[-1]), dtype=np.float16))
             out.append(WordVectors(tuple(words), matrix, pooled.astype(np.float32)))
         return out
 
