@@ -4,6 +4,8 @@
     .venv/bin/python bench/quality.py --limit 1500         # the first 1,500 HaluEval questions
     .venv/bin/python bench/quality.py --verifier nli:/path/to/nli-model
     .venv/bin/python bench/quality.py --only msmarco --json quality.json
+    .venv/bin/python bench/quality.py --only halueval --matched-only   # length-matched pairs only
+    .venv/bin/python bench/quality.py --only ragdev                    # bench/quality_rag_dev.py
 
 Reports, it does not assert:
 
@@ -19,6 +21,8 @@ Reports, it does not assert:
   verifier's weights are hand-set, and the two halves show how much the figure moves.
 * **MS MARCO context relevance.** For each query, is the relevant passage scored above its
   hard negative (ties count half)? ``RelevanceScorer`` beside raw MiniLM cosine.
+* **RAG development set** (``bench/quality_rag_dev.py``): faithfulness and context recall
+  of paraphrasing answers written for this project, dev and held-out parts apart.
 * Wall time and throughput of each: spaCy on the premises (most of the verifier's cost,
   paid once per context), the alignment itself, and samples/s in the shape the judge calls
   it (one call per sample: three passages joined, four claims, cold cache); peak memory
