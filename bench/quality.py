@@ -6,6 +6,8 @@
     .venv/bin/python bench/quality.py --only msmarco --json quality.json
     .venv/bin/python bench/quality.py --only relevance     # context_relevance: MS MARCO + own pairs
     .venv/bin/python bench/quality.py --only answer        # answer relevancy: own 60 triples
+    .venv/bin/python bench/quality.py --only halueval --matched-only   # length-matched pairs only
+    .venv/bin/python bench/quality.py --only ragdev                    # bench/quality_rag_dev.py
 
 Reports, it does not assert:
 
@@ -25,6 +27,8 @@ Reports, it does not assert:
   signals), each with and without the MiniLM cosine, beside three baselines: raw MiniLM cosine, passage length (longer = relevant)
   and BM25-like term overlap (``RelevanceScorer.focus`` alone); mean relevance of the
   relevant and of the negative passages beside the pairwise figure.
+* **RAG development set** (``bench/quality_rag_dev.py``): faithfulness and context recall
+  of paraphrasing answers written for this project, dev and held-out parts apart.
 * **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
   written after ``ChunkRelevanceScorer`` was set: a passage that answers the question
   against one on the same topic, sharing its terms, that does not): the same figures.
@@ -60,6 +64,7 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 # one definition of the statistics, the length match and the pairing for this benchmark and
 # for `ragmeter align --benchmark halueval`, so the two print the same figures
@@ -141,11 +146,14 @@ def halueval_metric(path: Path, limit: int) -> dict:
     }
 
 
-def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool) -> dict:
+def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool,
+             matched_only: bool = False) -> dict:
     from ragmeter.local import nlp
     from ragmeter.local.verifier import AlignmentVerifier, get_verifier
 
     pairs = load_halueval(path, limit)
+    if matched_only:  # the pairs where the length cue is gone, from all ``limit`` questions
+        pairs = [p for p in pairs if length_matched(p[0].answer, p[1].answer)]
     answers = [a for pair in pairs for a in pair]
     # keep every analysis of this run cached, so the premises analysed (and timed) first are
     # not analysed again inside support()
@@ -524,7 +532,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="verifier spec: 'alignment' (default) or 'nli:NAME_OR_PATH'")
     parser.add_argument("--embeddings", action="store_true",
                         help="alignment verifier with MiniLM similarity (off by default)")
-    parser.add_argument("--only", choices=("halueval", "msmarco", "relevance", "answer"), help="run one set only")
+    parser.add_argument("--only", choices=("halueval", "msmarco", "relevance", "answer", "ragdev"),
+                        help="run one set only")
+    parser.add_argument("--matched-only", action="store_true",
+                        help="HaluEval: score only the length-matched pairs (455 of 8000 "
+                             "questions; the figure that matters, in a fraction of the time)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--halueval", default=None,
@@ -538,7 +550,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     halu_path, marco_path = args.datasets / HALUEVAL, args.datasets / MSMARCO
     if args.halueval is not None:
         halu_path = benchmark_path("halueval") if args.halueval == "bundled" else Path(args.halueval)
-    if not halu_path.exists() and not marco_path.exists():
+    if not halu_path.exists() and not marco_path.exists() and args.only != "ragdev":
         print(f"no development sets in {args.datasets} ({HALUEVAL}, {MSMARCO}): "
               "nothing to measure (pass --datasets DIR)")
         return 0
@@ -551,7 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     if args.only in (None, "halueval"):
         if halu_path.exists():
-            out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings)
+            out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings,
+                                       args.matched_only)
             print_halueval(out["halueval"])
             if args.metric:
                 m = out["halueval_metric"] = halueval_metric(halu_path, args.limit)
@@ -573,6 +586,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.only in (None, "relevance"):
         out["own_relevance_pairs"] = own_pairs()
         print_own_pairs(out["own_relevance_pairs"])
+    if args.only in (None, "ragdev"):
+        from quality_rag_dev import print_rag_dev, rag_dev
+
+        out["ragdev"] = rag_dev(verifier=args.verifier)
+        print_rag_dev(out["ragdev"])
     out["total_s"] = time.perf_counter() - start
     out["peak_rss_mb"] = peak_rss_mb()
     print(f"\ntotal {out['total_s']:.1f} s; peak memory (max RSS) {out['peak_rss_mb']:.0f} MB")
