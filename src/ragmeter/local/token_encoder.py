@@ -20,10 +20,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from ragmeter.local import caches
 from ragmeter.local.nlp import LocalModelUnavailable
 
 
@@ -54,7 +55,13 @@ class TokenEncoder:
         self.cache_size = cache_size
         self._cache: OrderedDict[str, WordVectors] = OrderedDict()
         self._lock = threading.Lock()
-        self._model = None
+        self._model: Any = None
+        caches.track(self)
+
+    def clear_cache(self) -> None:
+        """Forget every cached text (``caches.clear_caches`` calls this on every encoder)."""
+        with self._lock:
+            self._cache.clear()
 
     def _load(self):
         if self._model is None:
