@@ -53,6 +53,7 @@ from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.questions import Question, descriptor, questions_from_sentence
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
+from testset_gen.sentence_split import sentence_spans
 from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons
 
 BATCH = 32
@@ -146,7 +147,10 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
         for claim in cs:
             for sent in docs[claim].sents:
                 qs.extend(questions_from_sentence(sent))
-        out.append(_ChunkQuestions(cid, text, qs, [s.text.strip() for s in cdoc.sents],
+        # the chunker's sentence rules, not spaCy's: spaCy runs a heading into the sentence
+        # under it ("Mount Vesuvius\n\nMount Vesuvius destroyed Pompeii"), a paragraph
+        # break does not
+        out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in sentence_spans(text)],
                                    names, labels))
     return out
 
@@ -343,7 +347,9 @@ def _record(c: _Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
         evolution_type=c.evolution,  # type: ignore[arg-type]
         reference_context_ids=list(c.chunk_ids),
         sources=[ch.source_metadata() for ch in chunks],
-        metadata={"generator": "offline", "seed": seed, **dict(c.meta)},
+        metadata={"generator": "offline", "seed": seed, **dict(c.meta),
+                  **({"subject": c.subject} if c.subject else {}),
+                  **({"subject_label": c.subject_label} if c.subject_label else {})},
     )
 
 

@@ -51,7 +51,8 @@ war battle building tower church station school university museum group organisa
 organization party region country state area park man woman person people family character
 author singer actor actress writer director player club site project tool library function
 method document text passage section chapter table figure event festival competition
-tournament race programme program product device system model station league
+tournament race programme program product device system model station league development
+application app code package module user client server request response process
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
@@ -138,7 +139,7 @@ def vague_answer(answer: str) -> bool:
     words = _words(answer)
     if not words:
         return False
-    if any(w in PRONOUNS for w in words):
+    if any(w in PRONOUNS or w in ("your", "our", "my", "that") for w in words):
         return True
     named = re.search(r"[A-Z0-9]", answer[1:]) or re.match(r"[A-Z0-9]", answer)
     return words[0] == "the" and len(words) <= 3 and not named
