@@ -22,7 +22,7 @@ DOCUMENTS = {
     "film.txt": "Release\nGaucho Americano had its premiere in Buenos Aires in 1945. The film "
                 "was produced by Argentina Sono Film.\n",
     # the answer inside the question: "Where does the Danube rise in the Black Forest?"
-    "danube.md": "# Danube\n\nThe Danube rises in the Black Forest. The Danube flows into the "
+    "danube.md": "# Danube\n\nThe Danube rises in the Black Forest in Germany. The Danube flows into the "
                  "Black Sea. The Danube Commission was founded in Galatz in 1856.\n",
     # not standalone: "How many people live around the volcano today?"
     "volcano.md": "# Mount Vesuvius\n\nMount Vesuvius destroyed Pompeii in 79 AD. About three "
@@ -110,6 +110,8 @@ def _reasons(question: str, answer: str, sentence: str, context: str | None = No
      "Release\nGaucho Americano had its premiere in 1945.", None, None, "", "not_prose"),
     ("Where does the Danube rise in the Black Forest?", "the Black Forest",
      "The Danube rises in the Black Forest.", None, None, "", "answer_in_question"),
+    ("Where does the Danube rise in the Black Forest?", "Germany",
+     "The Danube rises in the Black Forest in Germany.", None, None, "", "answer_in_question"),
     ("How many people live around the volcano today?", "three million",
      "About three million people live around the volcano today.", None, None, "",
      "unresolved_reference"),

@@ -261,7 +261,10 @@ def rule_reasons(f: FilterInput) -> list[str]:
         reasons.append("not_a_question")
     if unresolved_reference(q) or (not f.derived and vague_answer(f.answer)):
         reasons.append("unresolved_reference")
-    if f.answer and not f.derived and answer_in_question(q, f.answer):
+    if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
+            r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
+        # a "where" that keeps a place: "Where does the Danube rise in the Black Forest?"
+        # (answer "Germany") - the place a reader would answer is in the question
         reasons.append("answer_in_question")
     if _CODE.search(q) or any(_CODE.search(s) for s in f.source_sentences):
         reasons.append("code_or_markup")
