@@ -50,10 +50,11 @@ def quality(args: argparse.Namespace) -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        folders = {"halueval": Path(tmp) / "halueval", "docs": Path(tmp) / "docs"}
-        chars = {"halueval": write_halueval(folders["halueval"], documents=args.halueval_documents,
-                                            passages_per_doc=30),
-                 "docs": write_docs(folders["docs"])}
+        folders = {name: Path(tmp) / name for name in args.folders.split(",")}
+        writers = {"halueval": lambda p: write_halueval(p, documents=args.halueval_documents,
+                                                        passages_per_doc=30),
+                   "docs": write_docs}
+        chars = {name: writers[name](folder) for name, folder in folders.items()}
         print("| folder | files, characters | asked | written (simple / reasoning / multi_context) "
               "| filter rejections (top) | pass filter re-check | pass checker script | pass both "
               "| wall time |\n|---|---|---|---|---|---|---|---|---|")
@@ -93,7 +94,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["quality", "cost"], nargs="?", default="quality")
     parser.add_argument("--documents", type=int, default=100)
-    parser.add_argument("--halueval-documents", type=int, default=20)
+    parser.add_argument("--halueval-documents", type=int, default=40)
+    parser.add_argument("--folders", default="halueval,docs", help="quality: which folders (comma-separated)")
     parser.add_argument("--size", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "ragmeter_bench_testset"))

@@ -129,14 +129,16 @@ def test_each_listed_bad_question_is_rejected(question, answer, sentence, contex
                               subject=subject)
 
 
-def test_a_clean_question_passes_and_a_safe_pronoun_is_kept():
+def test_a_clean_question_passes_and_any_resolved_pronoun_is_dropped():
     assert _reasons("When was the Eiffel Tower completed?", "1889",
                     "The Eiffel Tower was completed in 1889.", subject="the Eiffel Tower") == []
-    # "She" after a sentence naming one person: the resolution cannot be wrong
-    context = "Marie Curie was born in Warsaw in 1867. She moved to Paris in 1891."
-    assert _reasons("Where did Marie Curie move in 1891?", "Paris",
-                    "She moved to Paris in 1891.", context,
-                    "Marie Curie moved to Paris in 1891.", subject="Marie Curie") == []
+    # even after a sentence naming one person: in HaluEval's passages that rule resolved
+    # "He" to the wrong person 5 times in 19
+    context = "Fu Manchu is an American stoner rock band. He currently serves as CEO of Lionsgate."
+    assert _reasons("Who currently serves as CEO of Lionsgate?", "Fu Manchu",
+                    "He currently serves as CEO of Lionsgate.", context,
+                    "Fu Manchu currently serves as CEO of Lionsgate.",
+                    subject="Fu Manchu") == ["rewritten_statement"]
 
 
 def test_derivations_are_recomputed():
