@@ -23,7 +23,7 @@ OPENINGS = re.compile(
 
 @pytest.fixture(scope="module")
 def graph() -> KnowledgeGraph:
-    documents, chunks = corpus()
+    documents, chunks = corpus(named=True)
     return build_graph(documents, chunks, embed=False)
 
 

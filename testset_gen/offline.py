@@ -54,7 +54,7 @@ from testset_gen.graph import KnowledgeGraph
 from testset_gen.questions import Question, descriptor, questions_from_sentence
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
-from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons
+from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
 
 BATCH = 32
 """Chunks read per step."""
@@ -221,6 +221,10 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
     or from two (multi_context: neither chunk alone answers)."""
     if a.year == b.year or not _distinct(a, b):
         return []
+    for q, cq in ((a, ca), (b, cb)):  # each statement whole and as its sentence says it
+        sentence = _source_sentence(q.statement, cq.sentences)
+        if q.topic.lower() not in sentence.lower() or two_clauses(q.remainder, q.statement):
+            return []
     (early, ce), (late, cl) = sorted(((a, ca), (b, cb)), key=lambda p: p[0].year)  # type: ignore[arg-type, return-value]
     ids = tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id)))
     sources = [_source_sentence(early.statement, ce.sentences),

@@ -53,6 +53,7 @@ organization party region country state area park man woman person people family
 author singer actor actress writer director player club site project tool library function
 method document text passage section chapter table figure event festival competition
 tournament race programme program product device system model station league development
+district constituency season
 application app code package module user client server request response process
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
@@ -143,7 +144,10 @@ def vague_answer(answer: str) -> bool:
     if any(w in PRONOUNS or w in ("your", "our", "my", "that") for w in words):
         return True
     named = re.search(r"[A-Z0-9]", answer[1:]) or re.match(r"[A-Z0-9]", answer)
-    return words[0] == "the" and len(words) <= 3 and not named
+    if words[0] == "the" and len(words) <= 3 and not named:
+        return True
+    return bool(re.search(r"\bthe (?:" + "|".join(sorted(GENERIC_NOUNS)) + r")\b(?! of)",
+                          answer.lower()))
 
 
 def answer_in_question(question: str, answer: str) -> bool:
@@ -198,6 +202,13 @@ _ASIDE = re.compile(r"[–—()\"“”]|\w\.\s+[A-Z]|\b\w{1,3}\.\s+[a-z]")
 glued by extraction: "When was TCL. BlackBerry founded?")."""
 
 
+NOT_PEOPLE = re.compile(
+    r"\b(?:album|song|single|film|novel|book|dam|castle|bridge|river|lake|mountain|island|"
+    r"situated|located|lies|lie|population|built|headquartered|founded|dedicated|released|"
+    r"constructed|flows|rises|station|mall|road|route)\b", re.I)
+"""Words of a "who" question that show its answer is not a person: the small model tags
+albums, dams and castles PERSON ("Who is the debut studio album by 21 Savage?")."""
+
 PLACE_OR_THING = frozenset({"GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT",
                             "LAW", "LANGUAGE"})
 """One-word names a reader can place without a first name (not PERSON, not ORG, not none)."""
@@ -233,7 +244,10 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or re.search(r"\s(?:As|In|On|At|The|For|With|From|By|To|Of)\s", q[1:])
             or (not f.derived and two_clauses(q, f.ground_truth))):
         reasons.append("not_a_question")
-    if unresolved_reference(q) or (not f.derived and vague_answer(f.answer)):
+    if (unresolved_reference(q) or (not f.derived and vague_answer(f.answer))
+            or not re.search(r"\b[A-Z0-9]", q[1:])  # names nothing: "What lies to the north east?"
+            or re.search(r"(?<![A-Z][\w'-] )(?<![A-Z][\w'-]{2} )\b[A-Z][a-z]+'s\b", q[1:])
+            and not re.search(r"[A-Z][\w'-]+ [A-Z][a-z]+'s\b", q)):  # "Williams's mother"
         reasons.append("unresolved_reference")
     if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
             r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
@@ -256,6 +270,8 @@ def rule_reasons(f: FilterInput) -> list[str]:
             and not re.search(r"[A-Z][\w'-]+ " + re.escape(f.subject.strip()), q)):
         reasons.append("unresolved_reference")  # a surname alone: "Who did Donahue replace?"
     if not f.derived and (re.match(r"(?:who|what|which \w+) (?:is|was|are|were) (?:a|an) ", q.lower())
+                          or (words and words[0] == "who" and NOT_PEOPLE.search(q))
+                          or re.match(r"by whom (?:was|were) .* led\?$", q.lower())
                           or (words and words[0] == "what" and words[-1] in LIGHT_VERBS)
                           or len(_words(f.answer)) > MAX_ANSWER_WORDS):
         reasons.append("ambiguous")
