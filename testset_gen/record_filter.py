@@ -104,7 +104,7 @@ def unresolved_reference(question: str) -> bool:
     words = _words(question)
     if any(w in PRONOUNS for w in words):
         return True
-    for m in re.finditer(r"\bthe\s+([a-z]+)\b(?!\s+(?:of|in|at|on|from|for|called|named|who|whom|whose|that|which|where))",
+    for m in re.finditer(r"\bthe\s+([a-z]+)\b(?!\s+(?:of|called|named|who|whom|whose|that|which|where))",
                          question):
         noun = m.group(1)
         if noun.rstrip("s") in GENERIC_NOUNS or noun in GENERIC_NOUNS:
@@ -205,7 +205,7 @@ glued by extraction: "When was TCL. BlackBerry founded?")."""
 NOT_PEOPLE = re.compile(
     r"\b(?:album|song|single|film|novel|book|dam|castle|bridge|river|lake|mountain|island|"
     r"situated|located|lies|lie|population|built|headquartered|founded|dedicated|released|"
-    r"constructed|flows|rises|station|mall|road|route)\b", re.I)
+    r"constructed|flows|rises|station|mall|road|route|owned)\b", re.I)
 """Words of a "who" question that show its answer is not a person: the small model tags
 albums, dams and castles PERSON ("Who is the debut studio album by 21 Savage?")."""
 
@@ -272,6 +272,10 @@ def rule_reasons(f: FilterInput) -> list[str]:
     if not f.derived and (re.match(r"(?:who|what|which \w+) (?:is|was|are|were) (?:a|an) ", q.lower())
                           or (words and words[0] == "who" and NOT_PEOPLE.search(q))
                           or re.match(r"by whom (?:was|were) .* led\?$", q.lower())
+                          # "What does Willunga have at the census?", "What was fought by
+                          # United States forces?": a light verb or an agent asks anything
+                          or re.match(r"what (?:does|did|do|has|have|had) .*\b(?:have|has|had)\b", q.lower())
+                          or re.match(r"what (?:was|were|is|are) \w+ by\b", q.lower())
                           or (words and words[0] == "what" and words[-1] in LIGHT_VERBS)
                           or len(_words(f.answer)) > MAX_ANSWER_WORDS):
         reasons.append("ambiguous")
