@@ -8,28 +8,26 @@ How each evolution is made without an LLM, and how far it goes:
 
 * **simple**: one statement, one question ("When was the Eiffel Tower completed?"); the
   ground truth is the statement.
-* **reasoning**: two statements of one chunk. When both date their event to a year, the
-  question asks for the time between them, which the answer must compute ("How many years
-  after Marie Curie was born in Warsaw did she move to Paris?"; ground truth "24 years.
-  ..."). Otherwise two questions about the same subject are asked together ("Where was
-  Marie Curie born, and what did she discover?"). This is multi-fact retrieval more than
-  the inference an LLM-evolved reasoning question asks for.
-* **conditional**: a question with another statement of the same chunk, about the same
-  subject, given as its premise ("What did Marie Curie discover, given that she was born in
-  Warsaw in 1867?"). The premise is true and on topic, but unlike an LLM's conditional it
-  does not change what the answer is.
-* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``).
-  The entity is described by what one chunk says of it and asked about with what the other
-  says ("Where was the person who discovered polonium born?"); failing that, the two
-  questions are asked together. Reference contexts: both chunks; ground truth: both
-  statements.
+* **reasoning**: two dated statements of one chunk, and an answer computed from them, never
+  stated: the years between them ("How many years after Marie Curie was born in Warsaw did
+  Marie Curie move to Paris?"; ground truth "24 years. ...") or which came first ("Which
+  happened first: ...?"). The filter recomputes the figure from the source sentences.
+* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``). The
+  entity is described by what one chunk says of it and asked about with what the other
+  says ("Where was the person who discovered polonium born?"), or a dated statement of each
+  chunk is compared as above. Never two unrelated questions joined by "and". Reference
+  contexts: both chunks; ground truth: both statements.
+* **conditional**: not written (a premise made by rules narrows nothing); asked-for
+  conditional records are a reported shortfall.
 
-Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them: one clause each,
-a leading pronoun replaced by its referent ("She won two Nobel Prizes." -> "Marie Curie won
-two Nobel Prizes."), so that a question never depends on the sentence before it. When the
-chunks do not give enough questions of a type, the records of that type are fewer, the
-missing count is in ``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so: the
-other types are not padded to make up the size.
+Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them (one clause
+each). A claim whose subject came from resolving a pronoun is dropped by the filter: a
+wrong resolution makes the ground truth false. Every candidate passes the checks of
+``record_filter`` (rules, then the local judge on the ones picked; a rejected pick is
+replaced from the pool); one record per statement. When the chunks do not give enough
+questions of a type, the records of that type are fewer, the missing count is in
+``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so: the other types are not
+padded to make up the size.
 
 Cost: chunks are read in a seeded random order, a batch at a time, and reading stops once
 every type has a few times the candidates it needs, so a large corpus is not parsed whole
@@ -225,7 +223,8 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
         sentence = _source_sentence(q.statement, cq.sentences)
         if q.topic.lower() not in sentence.lower() or two_clauses(q.remainder, q.statement):
             return []
-    (early, ce), (late, cl) = sorted(((a, ca), (b, cb)), key=lambda p: p[0].year)  # type: ignore[arg-type, return-value]
+    pairs = sorted(((a, ca), (b, cb)), key=lambda p: p[0].year)  # type: ignore[arg-type, return-value]
+    (early, ce), (late, cl) = pairs
     ids = tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id)))
     sources = [_source_sentence(early.statement, ce.sentences),
                _source_sentence(late.statement, cl.sentences)]
