@@ -94,8 +94,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=None, help="samples in flight (default: the engine's, 64 for the local judge)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own choice)")
+    parser.add_argument("--datasets", type=Path, default=None, help="directory of halueval_qa_dev.jsonl (default: ../shared/datasets beside the repository)")
+    parser.add_argument("--verifier", default="alignment", help="the local judge's claim verifier: alignment (default) | lexical | nli:NAME_OR_PATH")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.datasets is not None:
+        global DATASETS
+        DATASETS = args.datasets
 
     if (DATASETS / "halueval_qa_dev.jsonl").exists():
         source = "HaluEval QA dev"
@@ -111,7 +116,7 @@ def main() -> None:
 
     options = dict(
         cache=False, journal=False, show_progress=False, concurrency=args.concurrency,
-        judge_options={"threads": args.threads}, embedder=get_embedder("local", cache=False, threads=args.threads),
+        judge_options={"threads": args.threads, "verifier": args.verifier}, embedder=get_embedder("local", cache=False, threads=args.threads),
     )
     evaluate(warm, SUITE, **options)
     started = time.perf_counter()
@@ -119,7 +124,7 @@ def main() -> None:
     wall = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     summary = result.summary()
-    print(f"samples: {len(data)} from {source}; metrics: {', '.join(SUITE)}")
+    print(f"samples: {len(data)} from {source}; metrics: {', '.join(SUITE)}; verifier {args.verifier}")
     print("| measure | value |\n|---|---|")
     print(f"| cold start (fresh process: import, load models, score 1 sample) | {cold:.1f} s |")
     print(f"| warm throughput, {len(data)} samples, concurrency {args.concurrency or 'default (64)'} | {len(data) / wall:.1f} samples/s ({wall:.1f} s) |")

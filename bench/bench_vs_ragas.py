@@ -18,7 +18,8 @@ its tokens are counted with the same real subword tokenizer for both tools (the 
 MiniLM's): all message contents plus ``response_format`` when present (ragmeter sends its
 JSON schema there, Ragas writes it into the prompt). Completion tokens are the responders'
 answers (all ``n`` choices). Embedding requests are counted apart: they are not LLM calls.
-Wall time is each tool's ``evaluate`` call, imports and set-up excluded.
+Wall time is each tool's ``evaluate`` call, imports and set-up (building the LLM client and
+embeddings) excluded; ragmeter is timed on the first evaluation of its process and again warm.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ METRICS = [
     "answer_correctness",
     "harmfulness",
 ]
-TARGETS = {"calls": 0.5, "prompt_tokens": 0.6, "wall_seconds": 0.5}
+TARGETS = {"calls": 0.5, "prompt_tokens": 0.6, "wall_seconds": 0.5, "first_wall_seconds": 0.5}
 """ragmeter / Ragas ratios ragmeter aims to stay at or under."""
 
 RAGAS_PYTHON = HERE / ".venv-ragas" / "bin" / "python"
@@ -316,18 +317,29 @@ def run_ragmeter(
             try:
                 import ragmeter
 
-                started = time.perf_counter()
-                result = ragmeter.evaluate(
-                    records,
-                    metrics=METRICS,
-                    judge=f"openai:bench-judge@{server.base_url}",
-                    embedder=f"openai:bench-embed@{server.base_url}",
-                    cache=False,
-                    journal=False,
-                    concurrency=concurrency,
-                    show_progress=False,
-                )
-                run["wall_seconds"] = time.perf_counter() - started
+                # set-up before the clock, as run_ragas.py builds its LLM and embeddings first
+                judge = ragmeter.get_judge(f"openai:bench-judge@{server.base_url}", cache=False)
+                embedder = ragmeter.get_embedder(f"openai:bench-embed@{server.base_url}", cache=False)
+
+                def one_run() -> tuple[float, Any]:
+                    started = time.perf_counter()
+                    result = ragmeter.evaluate(
+                        records,
+                        metrics=METRICS,
+                        judge=judge,
+                        embedder=embedder,
+                        cache=False,
+                        journal=False,
+                        concurrency=concurrency,
+                        show_progress=False,
+                    )
+                    return time.perf_counter() - started, result
+
+                # the first evaluation of this process (lazy imports, first connections), then
+                # the same again warm; calls and tokens are counted on the first
+                run["first_wall_seconds"], result = one_run()
+                recorded = server.calls()
+                run["wall_seconds"], _ = one_run()
                 run["ok"] = True
                 run["version"] = ragmeter.__version__
                 run["means"] = {name: summary.mean for name, summary in result.summary().items()}
@@ -339,7 +351,7 @@ def run_ragmeter(
             except Exception as exc:  # noqa: BLE001 (metrics still being written: report and go on)
                 run["error"] = f"{type(exc).__name__}: {exc}"
                 run["traceback"] = traceback.format_exc(limit=8)
-            recorded = server.calls()
+                recorded = server.calls()
     finally:
         for key, value in saved.items():
             if value is None:
@@ -394,7 +406,10 @@ def compare(ragas: dict[str, Any], ragmeter: dict[str, Any]) -> dict[str, Any] |
             ragmeter["totals"]["prompt_tokens"] + ragmeter["totals"]["prompt_tokens_unattributed"],
             ragas["totals"]["prompt_tokens"] + ragas["totals"]["prompt_tokens_unattributed"],
         ),
+        # Ragas runs once in a fresh process (imports and LLM set-up before its clock): its one
+        # run is a first run; ragmeter is timed warm and on the first evaluation of its process
         "wall_seconds": (ragmeter["wall_seconds"], ragas["wall_seconds"]),
+        "first_wall_seconds": (ragmeter["first_wall_seconds"], ragas["wall_seconds"]),
     }
     out: dict[str, Any] = {}
     for name, (ours, theirs) in measures.items():
@@ -488,6 +503,8 @@ def print_report(
         if run.get("totals"):
             t = run["totals"]
             wall = f"{run['wall_seconds']:.2f} s" if run.get("wall_seconds") is not None else "-"
+            if run.get("first_wall_seconds") is not None:
+                wall += f" warm, {run['first_wall_seconds']:.2f} s on the process's first evaluate"
             console.print(
                 f"{name}: {t['chat_requests']} chat requests ({t['chat_requests'] / len(samples):.2f}/sample), "
                 f"{t['embedding_requests']} embedding requests ({t['embedded_texts']} texts), evaluate wall {wall}"
@@ -509,7 +526,7 @@ def print_report(
         for col in ("measure", "Ragas", "ragmeter", "ratio", "target", "met"):
             ratios.add_column(col, justify="left" if col == "measure" else "right")
         for name, m in comparison.items():
-            fmt = "{:.2f}" if name == "wall_seconds" else "{:d}"
+            fmt = "{:.2f}" if name.endswith("wall_seconds") else "{:d}"
             ratios.add_row(
                 name,
                 fmt.format(m["ragas"]),

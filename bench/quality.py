@@ -4,6 +4,10 @@
     .venv/bin/python bench/quality.py --limit 1500         # the first 1,500 HaluEval questions
     .venv/bin/python bench/quality.py --verifier nli:/path/to/nli-model
     .venv/bin/python bench/quality.py --only msmarco --json quality.json
+    .venv/bin/python bench/quality.py --only relevance     # context_relevance: MS MARCO + own pairs
+    .venv/bin/python bench/quality.py --only answer        # answer relevancy: own 60 triples
+    .venv/bin/python bench/quality.py --only halueval --matched-only   # length-matched pairs only
+    .venv/bin/python bench/quality.py --only ragdev                    # bench/quality_rag_dev.py
 
 Reports, it does not assert:
 
@@ -18,7 +22,21 @@ Reports, it does not assert:
   folded (1 when the answer names none). Also both halves of the questions separately: the
   verifier's weights are hand-set, and the two halves show how much the figure moves.
 * **MS MARCO context relevance.** For each query, is the relevant passage scored above its
-  hard negative (ties count half)? ``RelevanceScorer`` beside raw MiniLM cosine.
+  hard negative (ties count half)? ``ChunkRelevanceScorer`` (the local judge's
+  ``context_relevance``) and ``RelevanceScorer`` (its ``context_relevancy`` and precision
+  signals), each with and without the MiniLM cosine, beside three baselines: raw MiniLM cosine, passage length (longer = relevant)
+  and BM25-like term overlap (``RelevanceScorer.focus`` alone); mean relevance of the
+  relevant and of the negative passages beside the pairwise figure.
+* **RAG development set** (``bench/quality_rag_dev.py``): faithfulness and context recall
+  of paraphrasing answers written for this project, dev and held-out parts apart.
+* **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
+  written after ``ChunkRelevanceScorer`` was set: a passage that answers the question
+  against one on the same topic, sharing its terms, that does not): the same figures.
+* **Answer relevancy triples** (``bench/data/answer_relevancy_triples.jsonl``: question,
+  complete answer, poorer answer that is incomplete, evasive, off-point or padded-but-
+  incomplete, often longer): how often local question coverage scores the complete answer
+  higher, per half (the first looked at while the mechanism was set, the second written
+  after), beside the plain cosine and the length baseline.
 * Wall time and throughput of each: spaCy on the premises (most of the verifier's cost,
   paid once per context), the alignment itself, and samples/s in the shape the judge calls
   it (one call per sample: three passages joined, four claims, cold cache); peak memory
@@ -46,39 +64,28 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+# one definition of the statistics, the length match and the pairing for this benchmark and
+# for `ragmeter align --benchmark halueval`, so the two print the same figures
+from ragmeter.align.benchmark import LENGTH_MATCH, benchmark_path, length_matched, pair_rows  # noqa: E402
+from ragmeter.align.statistics import auroc as shared_auroc  # noqa: E402
+from ragmeter.align.statistics import pair_accuracy  # noqa: E402
 
 HALUEVAL = "halueval_qa_dev.jsonl"
 MSMARCO = "msmarco_ctxrel_dev.jsonl"
-LENGTH_MATCH = 0.30
 
 
 def auroc(scores: Sequence[float], labels: Sequence[int]) -> float:
-    """Area under the ROC curve: P(score of a positive > score of a negative), ties half.
-
-    Mann-Whitney U from average ranks: AUROC = (R+ - n+(n+ + 1)/2) / (n+ n-), where R+ is
-    the sum of the positives' ranks (tied scores share their average rank).
-    """
-    s = np.asarray(scores, dtype=float)
-    y = np.asarray(labels, dtype=int)
-    pos, neg = int(y.sum()), int(len(y) - y.sum())
-    if pos == 0 or neg == 0:
-        return float("nan")
-    order = np.argsort(s, kind="mergesort")
-    ranks = np.empty(len(s))
-    sorted_s = s[order]
-    i = 0
-    while i < len(s):
-        j = i
-        while j + 1 < len(s) and sorted_s[j + 1] == sorted_s[i]:
-            j += 1
-        ranks[order[i:j + 1]] = (i + j) / 2 + 1
-        i = j + 1
-    return float((ranks[y == 1].sum() - pos * (pos + 1) / 2) / (pos * neg))
+    """AUROC (ties half), as ``ragmeter align`` computes it; NaN with one class only."""
+    value = shared_auroc(scores, labels)
+    return float("nan") if value is None else value
 
 
 def pairwise_accuracy(pairs: Sequence[tuple[float, float]]) -> float:
-    """Share of (relevant, negative) score pairs ordered right; ties count half."""
-    return float(np.mean([1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs]))
+    """Share of (should-be-higher, should-be-lower) score pairs ordered right; ties count half."""
+    value = pair_accuracy(pairs)
+    return float("nan") if value is None else value
 
 
 def peak_rss_mb() -> float:
@@ -98,26 +105,55 @@ class Answer:
 
 def load_halueval(path: Path, limit: int) -> list[tuple[Answer, Answer]]:
     """(right, hallucinated) answer pairs of the first ``limit`` questions, in file order."""
-    by_question: dict[str, dict[int, Answer]] = {}
     with path.open(encoding="utf-8") as f:
-        for line in f:
-            row = json.loads(line)
-            qid = row["id"].rsplit("-", 1)[0]
-            by_question.setdefault(qid, {})[int(row["faithful"])] = Answer(
-                qid, row["contexts"][0], row["answer"], int(row["faithful"]))
-    pairs = [(v[1], v[0]) for v in by_question.values() if 0 in v and 1 in v]
-    return pairs[:limit]
+        pairs = pair_rows(json.loads(line) for line in f if line.strip())
+    answer = lambda row: Answer(row["id"].rsplit("-", 1)[0], row["contexts"][0], row["answer"],  # noqa: E731
+                                int(row["faithful"]))
+    return [(answer(right), answer(wrong)) for right, wrong in pairs[:limit]]
 
 
-def length_matched(a: str, b: str) -> bool:
-    return abs(len(a) - len(b)) < LENGTH_MATCH * max(len(a), len(b), 1)
+def halueval_metric(path: Path, limit: int) -> dict:
+    """The faithfulness *metric* through ``ragmeter.evaluate`` with the local judge (what a
+    user of ``ragmeter align --benchmark halueval --judge local`` sees): AUROC and pair
+    accuracy, overall and on the length-matched pairs. An answer the metric cannot score
+    (no claims) is left out with its pair."""
+    from ragmeter import evaluate
+
+    with path.open(encoding="utf-8") as f:
+        pairs = pair_rows(json.loads(line) for line in f if line.strip())[:limit]
+    rows = [row for pair in pairs for row in pair]
+    t0 = time.perf_counter()
+    result = evaluate([{k: r[k] for k in ("id", "question", "contexts", "answer")} for r in rows],
+                      ["faithfulness"], judge="local", cache=False, journal=False, show_progress=False)
+    seconds = time.perf_counter() - t0
+    score = {r["id"]: v for r, v in zip(rows, result.scores("faithfulness"))}
+    kept = [(right, wrong) for right, wrong in pairs
+            if score[right["id"]] is not None and score[wrong["id"]] is not None]
+    matched = [(right, wrong) for right, wrong in kept if length_matched(right["answer"], wrong["answer"])]
+    scored = [r for r in rows if score[r["id"]] is not None]
+    in_matched = {r["id"] for right, wrong in pairs if length_matched(right["answer"], wrong["answer"])
+                  for r in (right, wrong)}
+    lm = [r for r in scored if r["id"] in in_matched]
+    return {
+        "questions": len(pairs),
+        "answers": len(rows),
+        "scored": len(scored),
+        "auroc": auroc([score[r["id"]] for r in scored], [r["faithful"] for r in scored]),
+        "auroc_length_matched": auroc([score[r["id"]] for r in lm], [r["faithful"] for r in lm]),
+        "pair_accuracy": pairwise_accuracy([(score[a["id"]], score[b["id"]]) for a, b in kept]),
+        "pair_accuracy_length_matched": pairwise_accuracy([(score[a["id"]], score[b["id"]]) for a, b in matched]),
+        "seconds": seconds,
+    }
 
 
-def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool) -> dict:
+def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool,
+             matched_only: bool = False) -> dict:
     from ragmeter.local import nlp
     from ragmeter.local.verifier import AlignmentVerifier, get_verifier
 
     pairs = load_halueval(path, limit)
+    if matched_only:  # the pairs where the length cue is gone, from all ``limit`` questions
+        pairs = [p for p in pairs if length_matched(p[0].answer, p[1].answer)]
     answers = [a for pair in pairs for a in pair]
     # keep every analysis of this run cached, so the premises analysed (and timed) first are
     # not analysed again inside support()
@@ -206,8 +242,8 @@ def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
                        samples: int = 200) -> dict:
     """Samples/s in the judge's shape: one ``support`` call per sample, whose premise is three
     passages joined by line breaks and whose claims are four hallucinated answers, starting
-    from an empty analysis cache (as a run's first pass over its data does)."""
-    from ragmeter.local import nlp
+    from empty caches (as a run's first pass over its data does)."""
+    from ragmeter.local import clear_caches
 
     contexts = list(dict.fromkeys(p[0].context for p in pairs))
     claims = [p[1].answer for p in pairs]
@@ -215,7 +251,7 @@ def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
     if n == 0:
         return {}
     batch = [("\n".join(contexts[3 * i:3 * i + 3]), claims[4 * i:4 * i + 4]) for i in range(n)]
-    nlp.clear_cache()
+    clear_caches()
     t0 = time.perf_counter()
     for premise, cs in batch:
         verifier.support([(premise, c) for c in cs])
@@ -262,7 +298,7 @@ def load_msmarco(path: Path) -> list[tuple[str, str, str]]:
 def msmarco(path: Path) -> dict:
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
-    from ragmeter.local.relevance import RelevanceScorer
+    from ragmeter.local.relevance import RelevanceScorer, key_terms
 
     triples = load_msmarco(path)
     t0 = time.perf_counter()
@@ -279,6 +315,18 @@ def msmarco(path: Path) -> dict:
     lexical = RelevanceScorer(embeddings=False)
     ours_lexical = [tuple(lexical.relevance(q, [pos, neg])) for q, pos, neg in triples]
 
+    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+
+    t0 = time.perf_counter()
+    chunk = ChunkRelevanceScorer()  # with the MiniLM cosine, as the local judge runs it
+    chunk_pairs = [tuple(j.relevance for j in chunk.relevance(q, [pos, neg])) for q, pos, neg in triples]
+    chunk_time = time.perf_counter() - t0
+    chunk_lex = ChunkRelevanceScorer(embeddings=False)
+    chunk_lex_pairs = [tuple(j.relevance for j in chunk_lex.relevance(q, [pos, neg])) for q, pos, neg in triples]
+    bm25 = [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), a) for a in nlp.analyse([pos, neg]))
+            for q, pos, neg in triples]
+    length = [(float(len(pos)), float(len(neg))) for _, pos, neg in triples]
+
     texts = list(dict.fromkeys([t for triple in triples for t in triple]))
     t0 = time.perf_counter()
     vectors = model.encode(texts, batch_size=64, normalize_embeddings=True,
@@ -294,11 +342,124 @@ def msmarco(path: Path) -> dict:
         "relevance_scorer": pairwise_accuracy(ours),  # type: ignore[arg-type]
         "relevance_scorer_lexical": pairwise_accuracy(ours_lexical),  # type: ignore[arg-type]
         "minilm_cosine": pairwise_accuracy(raw),
+        "context_relevance": pairwise_accuracy(chunk_pairs),  # type: ignore[arg-type]
+        "context_relevance_mean_relevant": float(np.mean([a for a, _ in chunk_pairs])),
+        "context_relevance_mean_negative": float(np.mean([b for _, b in chunk_pairs])),
+        "context_relevance_lexical": pairwise_accuracy(chunk_lex_pairs),  # type: ignore[arg-type]
+        "bm25_overlap": pairwise_accuracy(bm25),  # type: ignore[arg-type]
+        "length": pairwise_accuracy(length),
+        "context_relevance_s": chunk_time,
         "cold_start_s": cold,
         "scorer_s": scorer_time,
         "passages_per_s": 2 * len(triples) / scorer_time,
         "cosine_s": cosine_time,
     }
+
+
+# --- own context-relevance pairs ---------------------------------------------------------
+
+OWN_PAIRS = ROOT / "bench" / "data" / "context_relevance_pairs.jsonl"
+
+
+def own_pairs(path: Path = OWN_PAIRS) -> dict:
+    """The measures of ``msmarco`` on the hand-written pairs (no hub data, always runs)."""
+    from ragmeter.embedders.sentence_transformer import load_model
+    from ragmeter.local import nlp
+    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.local.relevance import RelevanceScorer, key_terms
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    triples = [(r["question"], r["relevant"], r["negative"]) for r in rows]
+    chunk = ChunkRelevanceScorer()
+    ours = [tuple(j.relevance for j in chunk.relevance(q, [p, n])) for q, p, n in triples]
+    chunk_lex = ChunkRelevanceScorer(embeddings=False)
+    ours_lex = [tuple(j.relevance for j in chunk_lex.relevance(q, [p, n])) for q, p, n in triples]
+    lexical = RelevanceScorer(embeddings=False)
+    old = [tuple(lexical.relevance(q, [p, n])) for q, p, n in triples]
+    bm25 = [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), a) for a in nlp.analyse([p, n]))
+            for q, p, n in triples]
+    model = load_model()
+    cos = []
+    for q, p, n in triples:
+        v = model.encode([q, p, n], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+        cos.append((float(v[0] @ v[1]), float(v[0] @ v[2])))
+    return {
+        "pairs": len(triples),
+        "context_relevance": pairwise_accuracy(ours),  # type: ignore[arg-type]
+        "context_relevance_mean_relevant": float(np.mean([a for a, _ in ours])),
+        "context_relevance_mean_negative": float(np.mean([b for _, b in ours])),
+        "context_relevance_lexical": pairwise_accuracy(ours_lex),  # type: ignore[arg-type]
+        "relevance_scorer_lexical": pairwise_accuracy(old),  # type: ignore[arg-type]
+        "minilm_cosine": pairwise_accuracy(cos),
+        "bm25_overlap": pairwise_accuracy(bm25),  # type: ignore[arg-type]
+        "length": pairwise_accuracy([(float(len(p)), float(len(n))) for _, p, n in triples]),
+    }
+
+
+def print_own_pairs(r: dict) -> None:
+    print(f"\nOwn context-relevance pairs (bench/data, written after the scorer was set): {r['pairs']} pairs")
+    print(f"{'score':58} {'pairwise accuracy':>17}")
+    print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
+          f"   mean relevant {r['context_relevance_mean_relevant']:.2f}, negative "
+          f"{r['context_relevance_mean_negative']:.2f}")
+    print(f"{'ChunkRelevanceScorer without the MiniLM cosine':58} {_fmt(r['context_relevance_lexical']):>17}")
+    print(f"{'RelevanceScorer, lexical':58} {_fmt(r['relevance_scorer_lexical']):>17}")
+    print(f"{'baseline: MiniLM cosine (question, whole passage)':58} {_fmt(r['minilm_cosine']):>17}")
+    print(f"{'baseline: BM25-like term overlap (RelevanceScorer.focus)':58} {_fmt(r['bm25_overlap']):>17}")
+    print(f"{'baseline: passage length (longer = relevant)':58} {_fmt(r['length']):>17}")
+
+
+# --- answer relevancy: complete against poorer answers -----------------------------------
+
+ANSWER_TRIPLES = ROOT / "bench" / "data" / "answer_relevancy_triples.jsonl"
+
+
+def answer_triples(path: Path = ANSWER_TRIPLES) -> dict:
+    """Local answer relevancy (``question_coverage``, what the local judge answers with) on
+    (question, complete answer, poorer answer) triples, per half: the first half was looked
+    at while the mechanism was set, the second written afterwards. Beside it: the plain
+    question-answer MiniLM cosine and the answer length (longer = better)."""
+    from ragmeter.local.coverage import question_coverage
+    from ragmeter.local.verifier import default_encoder
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    encoder = default_encoder()
+    out: dict = {"triples": len(rows), "halves": {}}
+    for half in ("first", "second"):
+        mine = [r for r in rows if r["half"] == half]
+        questions = [r["question"] for r in mine for _ in (0, 1)]
+        answers = [a for r in mine for a in (r["complete"], r["poorer"])]
+        scored = [c.score for c in question_coverage(questions, answers, encoder)]
+        vectors = encoder.encode([*questions[::2], *answers])
+        qv, av = vectors[: len(mine)], vectors[len(mine):]
+        cos = [(float(qv[k] @ av[2 * k]), float(qv[k] @ av[2 * k + 1])) for k in range(len(mine))]
+        ours = [(scored[2 * k], scored[2 * k + 1]) for k in range(len(mine))]
+        kinds = sorted({r["kind"] for r in mine})
+        out["halves"][half] = {
+            "triples": len(mine),
+            "coverage": pairwise_accuracy(ours),  # type: ignore[arg-type]
+            "mean_complete": float(np.mean([a for a, _ in ours])),
+            "mean_poorer": float(np.mean([b for _, b in ours])),
+            "by_kind": {k: pairwise_accuracy([o for o, r in zip(ours, mine) if r["kind"] == k]) for k in kinds},
+            "cosine": pairwise_accuracy(cos),
+            "length": pairwise_accuracy([(float(len(r["complete"])), float(len(r["poorer"]))) for r in mine]),
+            "poorer_longer": sum(len(r["poorer"]) > len(r["complete"]) for r in mine),
+        }
+    return out
+
+
+def print_answer_triples(r: dict) -> None:
+    print(f"\nAnswer relevancy, complete vs poorer answer ({r['triples']} triples, bench/data)")
+    print(f"{'score':58} {'first half':>10} {'second half':>11}")
+    first, second = r["halves"]["first"], r["halves"]["second"]
+    for key, label in (("coverage", "local question coverage (the local answer_relevancy)"),
+                       ("cosine", "baseline: MiniLM cosine (question, whole answer)"),
+                       ("length", "baseline: answer length (longer = better)")):
+        print(f"{label:58} {_fmt(first[key]):>10} {_fmt(second[key]):>11}")
+    for name, h in (("first", first), ("second", second)):
+        kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in h["by_kind"].items())
+        print(f"{name} half ({h['triples']}; poorer answer longer in {h['poorer_longer']}): mean "
+              f"complete {h['mean_complete']:.2f}, poorer {h['mean_poorer']:.2f}; by kind: {kinds}")
 
 
 # --- report ------------------------------------------------------------------------------
@@ -348,7 +509,13 @@ def print_msmarco(r: dict) -> None:
     print(f"{'RelevanceScorer with MiniLM cosine':58} {_fmt(r['relevance_scorer']):>17}")
     print(f"{'baseline: MiniLM cosine (question, whole passage)':58} "
           f"{_fmt(r['minilm_cosine']):>17}")
-    print(f"RelevanceScorer: {r['scorer_s']:.1f} s, {r['passages_per_s']:.0f} passages/s "
+    print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
+          f"   mean relevant {r['context_relevance_mean_relevant']:.2f}, negative "
+          f"{r['context_relevance_mean_negative']:.2f}")
+    print(f"{'ChunkRelevanceScorer without the MiniLM cosine':58} {_fmt(r['context_relevance_lexical']):>17}")
+    print(f"{'baseline: BM25-like term overlap (RelevanceScorer.focus)':58} {_fmt(r['bm25_overlap']):>17}")
+    print(f"{'baseline: passage length (longer = relevant)':58} {_fmt(r['length']):>17}")
+    print(f"ChunkRelevanceScorer: {r['context_relevance_s']:.1f} s; RelevanceScorer: {r['scorer_s']:.1f} s, {r['passages_per_s']:.0f} passages/s "
           f"(one call per query, 2 passages); raw cosine: {r['cosine_s']:.1f} s")
 
 
@@ -365,13 +532,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="verifier spec: 'alignment' (default) or 'nli:NAME_OR_PATH'")
     parser.add_argument("--embeddings", action="store_true",
                         help="alignment verifier with MiniLM similarity (off by default)")
-    parser.add_argument("--only", choices=("halueval", "msmarco"), help="run one set only")
+    parser.add_argument("--only", choices=("halueval", "msmarco", "relevance", "answer", "ragdev"),
+                        help="run one set only")
+    parser.add_argument("--matched-only", action="store_true",
+                        help="HaluEval: score only the length-matched pairs (455 of 8000 "
+                             "questions; the figure that matters, in a fraction of the time)")
     parser.add_argument("--threads", type=int, default=None, help="torch threads")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--halueval", default=None,
+                        help="HaluEval file to read instead of DATASETS/halueval_qa_dev.jsonl; "
+                             "'bundled' = the 500 rows shipped for `ragmeter align --benchmark halueval`")
+    parser.add_argument("--metric", action="store_true",
+                        help="also score the faithfulness metric end to end (ragmeter.evaluate, local "
+                             "judge), as `ragmeter align --benchmark halueval` does")
     args = parser.parse_args(argv)
 
     halu_path, marco_path = args.datasets / HALUEVAL, args.datasets / MSMARCO
-    if not halu_path.exists() and not marco_path.exists():
+    if args.halueval is not None:
+        halu_path = benchmark_path("halueval") if args.halueval == "bundled" else Path(args.halueval)
+    if not halu_path.exists() and not marco_path.exists() and args.only != "ragdev":
         print(f"no development sets in {args.datasets} ({HALUEVAL}, {MSMARCO}): "
               "nothing to measure (pass --datasets DIR)")
         return 0
@@ -384,16 +563,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     if args.only in (None, "halueval"):
         if halu_path.exists():
-            out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings)
+            out["halueval"] = halueval(halu_path, args.limit, args.verifier, args.embeddings,
+                                       args.matched_only)
             print_halueval(out["halueval"])
+            if args.metric:
+                m = out["halueval_metric"] = halueval_metric(halu_path, args.limit)
+                print(f"faithfulness metric, local judge, via ragmeter.evaluate ({m['scored']}/{m['answers']} "
+                      f"answers scored, {m['seconds']:.1f} s): AUROC {_fmt(m['auroc'])} (length-matched "
+                      f"{_fmt(m['auroc_length_matched'])}); pair accuracy {_fmt(m['pair_accuracy'])} "
+                      f"(length-matched {_fmt(m['pair_accuracy_length_matched'])})")
         else:
             print(f"\n{halu_path} is missing: HaluEval skipped")
-    if args.only in (None, "msmarco"):
+    if args.only in (None, "msmarco", "relevance"):
         if marco_path.exists():
             out["msmarco"] = msmarco(marco_path)
             print_msmarco(out["msmarco"])
         else:
             print(f"\n{marco_path} is missing: MS MARCO skipped")
+    if args.only in (None, "answer"):
+        out["answer_relevancy_triples"] = answer_triples()
+        print_answer_triples(out["answer_relevancy_triples"])
+    if args.only in (None, "relevance"):
+        out["own_relevance_pairs"] = own_pairs()
+        print_own_pairs(out["own_relevance_pairs"])
+    if args.only in (None, "ragdev"):
+        from quality_rag_dev import print_rag_dev, rag_dev
+
+        out["ragdev"] = rag_dev(verifier=args.verifier)
+        print_rag_dev(out["ragdev"])
     out["total_s"] = time.perf_counter() - start
     out["peak_rss_mb"] = peak_rss_mb()
     print(f"\ntotal {out['total_s']:.1f} s; peak memory (max RSS) {out['peak_rss_mb']:.0f} MB")

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 
 # Tests never reach a model hub.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# Every evaluate records its run: into a temporary store, never a .ragmeter/ in the repository
+# nor the store $RAGMETER_RUNS may name outside the tests.
+os.environ["RAGMETER_RUNS"] = os.path.join(tempfile.mkdtemp(prefix="ragmeter-test-runs-"), "runs.db")
 
 
 @pytest.fixture(scope="session")

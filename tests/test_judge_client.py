@@ -185,13 +185,15 @@ async def test_cache_makes_a_second_identical_call_free(server, tmp_path):
     assert len(server.calls("/chat/completions")) == 2
 
 
-async def test_repair_conversation_is_cached_too(server, tmp_path):
-    server.script.append(Reply(content="not json"))
+async def test_repair_conversation_caches_only_the_reply_that_validated(server, tmp_path):
+    server.script.extend([Reply(content="not json")])
     judge = make_judge(server, tmp_path)
     await judge.generate("capital?", Capital)
+    server.script.extend([Reply(content="not json")])  # the same malformed first reply again
     rerun = make_judge(server, tmp_path)
     assert (await rerun.generate("capital?", Capital)).capital == "Paris"
-    assert rerun.usage.calls == 0 and rerun.usage.cache_hits == 2
+    # the malformed first reply was not kept, so it is asked again; the repair is replayed
+    assert rerun.usage.calls == 1 and rerun.usage.cache_hits == 1
 
 
 async def test_key_never_reaches_cache_or_repr(server, tmp_path):

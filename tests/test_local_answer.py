@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragmeter.local import answer, claims
+from ragmeter.local import claims, coverage, critiques, hedges, question_parts
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -43,7 +43,7 @@ def encoder(minilm):  # noqa: ANN001, ANN201
 
 
 def _coverage(encoder: _Normalised, question: str, *answers: str) -> list[float]:
-    return [r.score for r in answer.question_coverage([question] * len(answers), list(answers), encoder)]
+    return [r.score for r in coverage.question_coverage([question] * len(answers), list(answers), encoder)]
 
 
 # --- claims ------------------------------------------------------------------------------
@@ -171,21 +171,21 @@ COMMITTED = [
 
 
 def test_noncommittal_detects_refusals_and_hedges_in_six_languages() -> None:
-    probs = answer.noncommittal(NONCOMMITTAL)
+    probs = hedges.noncommittal(NONCOMMITTAL)
     missed = [a for a, p in zip(NONCOMMITTAL, probs) if p < 0.5]
     assert not missed, missed
     assert len(NONCOMMITTAL) >= 20
 
 
 def test_noncommittal_leaves_committed_answers_alone() -> None:
-    probs = answer.noncommittal(COMMITTED)
+    probs = hedges.noncommittal(COMMITTED)
     flagged = [a for a, p in zip(COMMITTED, probs) if p >= 0.5]
     assert not flagged, flagged
     assert len(COMMITTED) >= 20
 
 
 def test_noncommittal_answer_restating_a_wh_question() -> None:
-    probs = answer.noncommittal(
+    probs = hedges.noncommittal(
         ["It is the capital.", "Paris.", "Paris is the capital of France."],
         ["What is the capital of France?", "What is the capital of France?", "Is Paris the capital of France?"],
     )
@@ -196,7 +196,7 @@ def test_noncommittal_answer_restating_a_wh_question() -> None:
 
 
 def test_question_parts() -> None:
-    parts = answer.question_parts([
+    parts = question_parts.question_parts([
         "Where is France and what is its capital?",
         "What are the population, area and capital of Canada?",
         "Who wrote Pride and Prejudice?",
@@ -222,7 +222,7 @@ def test_coverage_complete_above_incomplete_and_off_topic(encoder: _Normalised) 
 
 
 def test_coverage_is_zero_for_a_refusal(encoder: _Normalised) -> None:
-    [result] = answer.question_coverage(["Where is France and what is its capital?"], ["I don't know."], encoder)
+    [result] = coverage.question_coverage(["Where is France and what is its capital?"], ["I don't know."], encoder)
     assert result.score == 0.0
     assert result.noncommittal is True
     assert "noncommittal" in result.reason
@@ -252,7 +252,7 @@ def test_coverage_ranks_complete_answers_first(encoder: _Normalised, question: s
 
 
 def test_coverage_result_explains_itself(encoder: _Normalised) -> None:
-    [r] = answer.question_coverage(["When was Einstein born and where did he die?"],
+    [r] = coverage.question_coverage(["When was Einstein born and where did he die?"],
                                    ["Einstein was born in 1879."], encoder)
     assert [p.part for p in r.parts] == ["When was Einstein born?", "Where did Einstein die?"]
     assert r.parts[0].covered > 0.5 > r.parts[1].covered
@@ -264,7 +264,7 @@ def test_coverage_result_explains_itself(encoder: _Normalised) -> None:
 
 def test_coverage_encodes_once_per_batch(encoder: _Normalised) -> None:
     before = encoder.calls
-    out = answer.question_coverage(["Who painted the Mona Lisa?", "How tall is Mount Everest?", ""],
+    out = coverage.question_coverage(["Who painted the Mona Lisa?", "How tall is Mount Everest?", ""],
                                    ["Leonardo da Vinci.", "8,849 metres.", "Anything."], encoder)
     assert encoder.calls == before + 1
     assert len(out) == 3 and out[2].score == 0.0 and out[2].parts == ()
@@ -292,7 +292,7 @@ def test_conciseness() -> None:
     padded = ("Great question! It is important to note that the capital of France is Paris. "
               "Paris is the capital of France. I hope this helps!")
     loop = " ".join(["The capital of France is Paris, a city with a long history."] * 4)
-    out = answer.conciseness(
+    out = critiques.conciseness(
         ["Paris is the capital of France.", padded, loop],
         ["What is the capital of France?"] * 3,
     )
@@ -317,13 +317,13 @@ def test_conciseness_allows_room_for_explanations() -> None:
         "plate that grows between the nuclei, leaving two cells that each carry a complete copy of "
         "the genome and can go on to grow and divide again."
     )
-    factual, explain = answer.conciseness([words, words], ["What is the capital of France?", "Explain how mitosis works."])
+    factual, explain = critiques.conciseness([words, words], ["What is the capital of France?", "Explain how mitosis works."])
     assert factual[0] is False and "words per question part" in factual[2]
     assert explain[0] is True
 
 
 def test_coherence() -> None:
-    out = answer.coherence([
+    out = critiques.coherence([
         "Einstein was born in 1879 in Ulm. He later moved to Switzerland.",
         "Einstein was born in 1879. He studied in Zurich. Einstein was born in 1880.",
         "The Eiffel Tower is in Paris. The Eiffel Tower is not in Paris.",
@@ -343,8 +343,8 @@ def test_coherence() -> None:
 def test_coherence_topic_jump_needs_an_encoder(encoder: _Normalised) -> None:
     text = ("Einstein was born in Ulm in 1879. He studied physics in Zurich. "
             "Bananas are rich in potassium and grow in tropical climates.")
-    assert answer.coherence([text])[0][0] is True
-    verdict, confidence, reason = answer.coherence([text], encoder)[0]
+    assert critiques.coherence([text])[0][0] is True
+    verdict, confidence, reason = critiques.coherence([text], encoder)[0]
     assert verdict is False and "topic jump" in reason and confidence >= 0.75
 
 
@@ -357,9 +357,9 @@ def test_elliptical_answer_ranks_between_full_and_topical(encoder: _Normalised) 
 
 def test_empty_batches(encoder: _Normalised) -> None:
     assert claims.extract_claims([]) == []
-    assert answer.noncommittal([]) == []
-    assert answer.question_coverage([], [], encoder) == []
-    assert answer.conciseness([], []) == []
-    assert answer.coherence([]) == []
+    assert hedges.noncommittal([]) == []
+    assert coverage.question_coverage([], [], encoder) == []
+    assert critiques.conciseness([], []) == []
+    assert critiques.coherence([]) == []
     with pytest.raises(ValueError):
-        answer.question_coverage(["a?"], [], encoder)
+        coverage.question_coverage(["a?"], [], encoder)

@@ -120,7 +120,7 @@ def test_normalize_text():
 
 def test_tokenize_handles_other_scripts():
     assert tokenize("Einstein's theory (1915), E=mc²!") == [
-        "einstein", "s", "theory", "1915", "e", "mc2"
+        "einsteins", "theory", "1915", "e", "mc2"  # a mark inside a word joins, as exact match reads it
     ]
     assert tokenize("Москва — столица России.") == ["москва", "столица", "россии"]
     # combining vowel signs stay in their word (re's \w+ would cut "नमस्ते" in three)
@@ -423,8 +423,7 @@ def test_id_formulas_by_hand():
     assert id_context_recall_score(["x"], ["a"]) == 0.0
     assert id_context_precision_score(["x"], []) == 0.0
     assert id_context_recall_score([], ["a"]) == 0.0
-    with pytest.raises(MissingInput):
-        id_context_precision_score([], ["a"])
+    assert id_context_precision_score([], ["a"]) == 0.0  # nothing retrieved scores 0
     with pytest.raises(MissingInput):
         id_context_recall_score(["a"], [])
 

@@ -204,7 +204,7 @@ def test_a_single_file_and_a_flat_folder(folder, network_attempts):
 
 
 def test_a_skipped_file_is_logged_by_name(folder, network_attempts, caplog):
-    with caplog.at_level(logging.WARNING, logger="testset_gen.ingest"):
+    with caplog.at_level(logging.INFO, logger="testset_gen.ingest"):
         with pytest.warns(IngestWarning, match="broken.pdf"):
             result = load_documents(folder / "broken.pdf")
     assert result.documents == []

@@ -8,6 +8,8 @@ her research is a topic of a Curie chunk and a Warsaw chunk.
 
 from __future__ import annotations
 
+import re
+
 from testset_gen.document import Chunk, Document
 
 PARAGRAPHS: dict[str, tuple[str, list[str]]] = {
@@ -36,11 +38,19 @@ PARAGRAPHS: dict[str, tuple[str, list[str]]] = {
 }
 
 
-def corpus() -> tuple[list[Document], list[Chunk]]:
-    """The documents and their chunks (one per paragraph, in reading order)."""
+def corpus(named: bool = False) -> tuple[list[Document], list[Chunk]]:
+    """The documents and their chunks (one per paragraph, in reading order).
+
+    ``named``: every "She"/"It" that opens a sentence written as the name it stands for
+    (the offline generator asks nothing of a statement whose subject is a pronoun)."""
     documents: list[Document] = []
     chunks: list[Chunk] = []
     for source, (title, paragraphs) in PARAGRAPHS.items():
+        if named:
+            name = {"curie.md": "Marie Curie", "eiffel.md": "The Eiffel Tower"}.get(source)
+            if name:
+                paragraphs = [re.sub(r"(?<=[.] )(?:She|It)\b|^(?:She|It)\b|(?<=, )she\b", name, p)
+                              for p in paragraphs]
         text = "\n\n".join(paragraphs)
         doc = Document.make(text, source, title=title)
         documents.append(doc)

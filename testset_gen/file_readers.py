@@ -38,6 +38,9 @@ FORMATS: dict[str, str] = {
 }
 """File extension (lower case) -> format name, for every format ``parse_file`` reads."""
 
+from testset_gen.table_rows import table_rows
+from testset_gen.text_cleanup import clean_block, separate_headings
+
 _LANGUAGES = ["eng"]  # skips unstructured's random language detection (see unstructured_offline)
 
 
@@ -116,15 +119,21 @@ def parse_file(path: Path) -> ParsedFile:
 
 
 def _blocks_from_elements(elements: list[Any]) -> tuple[Block, ...]:
+    """unstructured's elements as cleaned blocks (``text_cleanup``): escapes removed,
+    navigation dropped, a glued heading split off, a table as pipe rows."""
     blocks = []
     for element in elements:
         text = (getattr(element, "text", "") or "").strip()
         category = getattr(element, "category", "") or "UncategorizedText"
         if not text or category == "PageBreak":
             continue
-        page = getattr(getattr(element, "metadata", None), "page_number", None)
-        blocks.append(Block(text=text, category=category,
-                            page=page if isinstance(page, int) else None))
+        metadata = getattr(element, "metadata", None)
+        page = getattr(metadata, "page_number", None)
+        if category == "Table":
+            text = table_rows(getattr(metadata, "text_as_html", None) or "") or text
+        for part in clean_block(text, category):
+            blocks.append(Block(text=part, category=category,
+                                page=page if isinstance(page, int) else None))
     return tuple(blocks)
 
 
@@ -140,7 +149,8 @@ def _read_text(path: Path) -> ParsedFile:
     with quiet_unstructured():
         from unstructured.partition.text import partition_text
 
-        elements = partition_text(filename=str(path), languages=_LANGUAGES)
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        elements = partition_text(text=separate_headings(raw), languages=_LANGUAGES)
     return ParsedFile("text", _blocks_from_elements(elements))
 
 
@@ -176,8 +186,10 @@ def _read_pdf(path: Path) -> ParsedFile:
     with quiet_unstructured():
         from unstructured.partition.text import element_from_text
 
-        blocks = tuple(Block(text=text, category=element_from_text(text).category, page=page)
-                       for text, page in boxes)
+        blocks = tuple(Block(text=part, category=category, page=page)
+                       for text, page in boxes
+                       for category in [element_from_text(text).category]
+                       for part in clean_block(text, category))
     return ParsedFile("pdf", blocks)
 
 

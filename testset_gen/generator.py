@@ -56,6 +56,19 @@ class GenerationResult:
     """Questions the rule check or the critic dropped, with the reasons."""
     usage: Usage | None = None
     journal: Path | None = None
+    filter_rejections: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Offline path: evolution type -> filter reason -> candidates the filter dropped."""
+
+    def rejections_by_type(self) -> dict[str, dict[str, int]]:
+        """Evolution type -> reason -> questions dropped for it, from either path (the
+        offline filter's candidates, the LLM path's rule check and critic)."""
+        out = {t: dict(r) for t, r in self.filter_rejections.items()}
+        for rej in self.rejected:
+            counts = out.setdefault(rej.evolution, {})
+            for reason in rej.reasons or ["rejected"]:
+                key = reason.split(":", 1)[0].strip()[:40]
+                counts[key] = counts.get(key, 0) + 1
+        return out
 
     @property
     def calls_per_question(self) -> float | None:
@@ -79,6 +92,38 @@ def seed_pairs(graph: KnowledgeGraph) -> list[tuple[str, str]]:
             seen.add(key)
             pairs.append((a, b))
     return pairs
+
+
+class LanguageWarning(UserWarning):
+    """Documents not in English were left out of an offline run; the message names them."""
+
+
+def _english_only(documents: Sequence[Document], chunks: Sequence[Chunk]
+                  ) -> tuple[list[Document], list[Chunk], list[tuple[str, str]]]:
+    """The English documents and their chunks, and ``(source, reason)`` for the others.
+
+    The offline generator's rules are English grammar; on German they wrote "Who ist Berlin
+    die?". One warning names every skipped file with its language."""
+    from testset_gen.language import detect_language, language_name
+
+    keep: list[Document] = []
+    foreign: dict[str, list[str]] = {}
+    for d in documents:
+        code = detect_language(d.text)
+        if code == "en":
+            keep.append(d)
+        else:
+            foreign.setdefault(language_name(code), []).append(d.source)
+    if not foreign:
+        return list(documents), list(chunks), []
+    kept = {d.id for d in keep}
+    detail = "; ".join(f"{lang}: {', '.join(files)}" for lang, files in foreign.items())
+    warnings.warn(f"offline generator: skipped documents not in English ({detail}); its "
+                  "question rules are English-only, an LLM judge writes questions in the "
+                  "documents' language", LanguageWarning, stacklevel=3)
+    reasons = [(f, f"{lang} text: the offline generator is English-only")
+               for lang, files in foreign.items() for f in files]
+    return keep, [c for c in chunks if c.document_id in kept], reasons
 
 
 def run_identity(documents: Sequence[Document], settings: Mapping[str, Any]) -> str:
@@ -129,6 +174,12 @@ async def agenerate(
     # questions are written by a judge that answers free-form prompts (an LLM, or a cascade's
     # LLM); the local judge's models cannot write, so the offline generator runs instead
     llm = the_judge if the_judge.generative else None
+    if llm is None and graph is None:
+        documents, chunks, foreign = _english_only(documents, chunks)
+        skipped += foreign
+        if not documents:
+            raise ValueError(f"no English documents in {source!r} for the offline generator "
+                             f"(skipped: {', '.join(p for p, _ in skipped)}); use an LLM judge")
     settings = {
         "size": size, "distribution": shares, "seed": seed, "judge": the_judge.name,
         "chunk_tokens": chunk_tokens, "overlap_tokens": overlap_tokens,
@@ -155,12 +206,14 @@ async def agenerate(
             node_summaries = {d: str(graph.node(d)["summary"]) for d in graph.document_ids()
                               if graph.node(d).get("summary")}
         rejected: list[Rejection] = []
+        filter_rejections: dict[str, dict[str, int]] = {}
         with progress_bar(size, "generating", enabled=show_progress) as advance:
             if llm is None:
                 with warnings.catch_warnings():  # reported once, below, for both paths
                     warnings.simplefilter("ignore", ShortfallWarning)
                     offline = generate_offline(graph, size, distribution=shares, seed=seed)
                 records, shortfall = list(offline.records), dict(offline.shortfall)
+                filter_rejections = offline.rejected
                 advance(len(records))
             else:
                 seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
@@ -186,7 +239,8 @@ async def agenerate(
                                                  "chunks": len(chunks), "run": identity})
     return GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
                             shortfall=shortfall, rejected=rejected,
-                            usage=llm.usage if llm is not None else None, journal=journal_path)
+                            usage=llm.usage if llm is not None else None, journal=journal_path,
+                            filter_rejections=filter_rejections)
 
 
 def generate(source: Any, size: int, **options: Any) -> GenerationResult:

@@ -149,7 +149,9 @@ def _document_from_file(parsed: ParsedFile, source: str, path: Path) -> Document
 
 
 def _skip(result: IngestResult, name: str, reason: str) -> None:
-    logger.warning("skipped %s: %s", name, reason)
+    # info, not warning: the IngestWarning and ``skipped`` already tell the user, and a
+    # CLI that logs warnings would name the file twice
+    logger.info("skipped %s: %s", name, reason)
     result.skipped.append((name, reason))
 
 

@@ -8,28 +8,26 @@ How each evolution is made without an LLM, and how far it goes:
 
 * **simple**: one statement, one question ("When was the Eiffel Tower completed?"); the
   ground truth is the statement.
-* **reasoning**: two statements of one chunk. When both date their event to a year, the
-  question asks for the time between them, which the answer must compute ("How many years
-  after Marie Curie was born in Warsaw did she move to Paris?"; ground truth "24 years.
-  ..."). Otherwise two questions about the same subject are asked together ("Where was
-  Marie Curie born, and what did she discover?"). This is multi-fact retrieval more than
-  the inference an LLM-evolved reasoning question asks for.
-* **conditional**: a question with another statement of the same chunk, about the same
-  subject, given as its premise ("What did Marie Curie discover, given that she was born in
-  Warsaw in 1867?"). The premise is true and on topic, but unlike an LLM's conditional it
-  does not change what the answer is.
-* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``).
-  The entity is described by what one chunk says of it and asked about with what the other
-  says ("Where was the person who discovered polonium born?"); failing that, the two
-  questions are asked together. Reference contexts: both chunks; ground truth: both
-  statements.
+* **reasoning**: two dated statements of one chunk, and an answer computed from them, never
+  stated: the years between them ("How many years after Marie Curie was born in Warsaw did
+  Marie Curie move to Paris?"; ground truth "24 years. ...") or which came first ("Which
+  happened first: ...?"). The filter recomputes the figure from the source sentences.
+* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``). The
+  entity is described by what one chunk says of it and asked about with what the other
+  says ("Where was the person who discovered polonium born?"), or a dated statement of each
+  chunk is compared as above. Never two unrelated questions joined by "and". Reference
+  contexts: both chunks; ground truth: both statements.
+* **conditional**: not written (a premise made by rules narrows nothing); asked-for
+  conditional records are a reported shortfall.
 
-Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them: one clause each,
-a leading pronoun replaced by its referent ("She won two Nobel Prizes." -> "Marie Curie won
-two Nobel Prizes."), so that a question never depends on the sentence before it. When the
-chunks do not give enough questions of a type, the records of that type are fewer, the
-missing count is in ``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so: the
-other types are not padded to make up the size.
+Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them (one clause
+each). A claim whose subject came from resolving a pronoun is dropped by the filter: a
+wrong resolution makes the ground truth false. Every candidate passes the checks of
+``record_filter`` (rules, then the local judge on the ones picked; a rejected pick is
+replaced from the pool); one record per statement. When the chunks do not give enough
+questions of a type, the records of that type are fewer, the missing count is in
+``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so: the other types are not
+padded to make up the size.
 
 Cost: chunks are read in a seeded random order, a batch at a time, and reading stops once
 every type has a few times the candidates it needs, so a large corpus is not parsed whole
@@ -41,7 +39,8 @@ from __future__ import annotations
 import random
 import re
 import warnings
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from ragmeter.local.nlp import normalise_entity, normalise_text
@@ -52,12 +51,17 @@ from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.questions import Question, descriptor, questions_from_sentence
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
+from testset_gen.sentence_split import sentence_spans
+from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
 
 BATCH = 32
 """Chunks read per step."""
 
 OVERSUPPLY = 3
 """Candidates wanted per requested record of each type before reading stops."""
+
+JUDGE_ROUNDS = 4
+"""Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
 
 
 class ShortfallWarning(UserWarning):
@@ -68,12 +72,14 @@ class ShortfallWarning(UserWarning):
 class OfflineResult:
     """``records`` in evolution-type order; ``shortfall``: type -> records missing (only
     types that fell short); ``planned``: type -> records asked for; ``available``: type ->
-    distinct candidates found in the chunks read."""
+    distinct candidates found in the chunks read that pass the rule checks."""
 
     records: list[TestsetRecord]
     shortfall: dict[str, int] = field(default_factory=dict)
     planned: dict[str, int] = field(default_factory=dict)
     available: dict[str, int] = field(default_factory=dict)
+    rejected: dict[str, dict[str, int]] = field(default_factory=dict)
+    """type -> filter reason -> candidates dropped for it (a candidate may have several)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +90,16 @@ class _Candidate:
     chunk_ids: tuple[str, ...]
     meta: tuple[tuple[str, Any], ...]
     rank: int = 0  # 0 for the better template of a type (time difference, descriptor)
+    subject: str = ""  # the name the statement is about (must be written in its sentence)
+    derived: str = ""  # "years_between" / "first": the derivation the filter recomputes
+    subject_label: str = ""
+
+    def filter_input(self, contexts: Sequence[str]) -> FilterInput:
+        meta = dict(self.meta)
+        return FilterInput(self.question, self.ground_truth, str(meta.get("answer", "")),
+                           tuple(meta.get("source_sentences", ())), tuple(contexts),
+                           subject=self.subject, derived=self.derived,
+                           subject_label=self.subject_label)
 
 
 # --- reading chunks ------------------------------------------------------------------
@@ -97,6 +113,15 @@ class _ChunkQuestions:
     sentences: list[str]
     names: dict[str, str]  # normalise_entity(surface) -> the graph's canonical norm
     labels: dict[str, str]  # canonical norm -> label
+
+    def full_name(self, name: str) -> str:
+        """A one-word name as the chunk writes it in full ("Harrison" -> "George Harrison"),
+        when exactly one longer name of the chunk ends with it; else ``name`` itself."""
+        if " " in name.strip() or not name[:1].isupper():
+            return name
+        longer = {m.group(0) for m in re.finditer(
+            r"(?:[A-Z][\w'-]+ )+" + re.escape(name) + r"\b", self.text)}
+        return next(iter(longer)) if len(longer) == 1 else name
 
 
 def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestions]:
@@ -120,7 +145,10 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
         for claim in cs:
             for sent in docs[claim].sents:
                 qs.extend(questions_from_sentence(sent))
-        out.append(_ChunkQuestions(cid, text, qs, [s.text.strip() for s in cdoc.sents],
+        # the chunker's sentence rules, not spaCy's: spaCy runs a heading into the sentence
+        # under it ("Mount Vesuvius\n\nMount Vesuvius destroyed Pompeii"), a paragraph
+        # break does not
+        out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in sentence_spans(text)],
                                    names, labels))
     return out
 
@@ -140,38 +168,6 @@ def _source_sentence(statement: str, sentences: Sequence[str]) -> str:
 # --- composing -----------------------------------------------------------------------
 
 
-def _pronoun(label: str, chunk_text: str) -> str | None:
-    """The pronoun a second mention of a topic can take, when the chunk decides it: "it" for
-    things; "she"/"he" for a person only if the chunk uses that pronoun and not the other."""
-    if label and label != "PERSON" and label not in ("NORP",):
-        return "it" if label in ("GPE", "LOC", "FAC", "ORG", "WORK_OF_ART", "EVENT",
-                                 "PRODUCT", "LAW") else None
-    if label != "PERSON":
-        return None
-    low = f" {chunk_text.lower()} "
-    she = bool(re.search(r"\b(she|her|hers)\b", low))
-    he = bool(re.search(r"\b(he|his|him)\b", low))
-    if she != he:
-        return "she" if she else "he"
-    return None
-
-
-def _second_mention(text: str, topic: str, pronoun: str | None) -> str:
-    """``text`` with its first ``topic`` replaced by ``pronoun`` (when there is one)."""
-    if not pronoun or topic not in text:
-        return text
-    return text.replace(topic, pronoun, 1)
-
-
-def _lower_initial(text: str) -> str:
-    """A question that is going inside another sentence loses its capital, not a name's."""
-    first = text.split(" ", 1)[0]
-    if first in ("Who", "What", "When", "Where", "Which", "How", "By", "Did", "Does", "Do",
-                 "Was", "Is", "Were", "Are", "Has", "Have", "Had"):
-        return text[:1].lower() + text[1:]
-    return text
-
-
 def _distinct(a: Question, b: Question) -> bool:
     """Two questions from different statements, neither giving the other's answer away."""
     if normalise_text(a.statement) == normalise_text(b.statement):
@@ -187,12 +183,22 @@ def _gives_away(question: str, *answers: str) -> bool:
     return any(a and re.search(r"\b" + re.escape(a.lower()) + r"\b", low) for a in answers)
 
 
+def _subject_of(q: Question) -> str:
+    """The name a question's statement is about, as the source sentence must write it."""
+    return q.topic if q.role == "object" else q.answer
+
+
 def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
     out = []
     for q in cq.questions:
-        out.append(_Candidate("simple", q.text, q.statement, (cq.chunk_id,), (
+        text = q.text
+        if q.role == "object" and q.topic and q.topic in text:
+            # a surname alone is not standalone: "How many songs has Harrison written?"
+            text = text.replace(q.topic, cq.full_name(q.topic), 1)
+        out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
-            ("source_sentences", [_source_sentence(q.statement, cq.sentences)]))))
+            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
+            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else ""))
     return out
 
 
@@ -200,71 +206,63 @@ def _topic(cq: _ChunkQuestions, q: Question) -> str:
     return cq.names.get(q.topic_norm, q.topic_norm) if q.topic_norm else ""
 
 
-def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
+def _dated(cq: _ChunkQuestions) -> list[Question]:
+    """Statements that date one event to one year, with a clause to name the event by."""
+    return [q for q in cq.questions if q.role == "object" and q.year is not None
+            and q.remainder and q.inverted and q.topic]
+
+
+def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
+             cb: _ChunkQuestions) -> list[_Candidate]:
+    """Questions whose answer is computed from two dated statements, never stated: the years
+    between them, and which came first. ``a`` and ``b`` may come from one chunk (reasoning)
+    or from two (multi_context: neither chunk alone answers)."""
+    if a.year == b.year or not _distinct(a, b):
+        return []
+    for q, cq in ((a, ca), (b, cb)):  # each statement whole and as its sentence says it
+        sentence = _source_sentence(q.statement, cq.sentences)
+        if q.topic.lower() not in sentence.lower() or two_clauses(q.remainder, q.statement):
+            return []
+    pairs = sorted(((a, ca), (b, cb)), key=lambda p: p[0].year)  # type: ignore[arg-type, return-value]
+    (early, ce), (late, cl) = pairs
+    ids = tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id)))
+    sources = [_source_sentence(early.statement, ce.sentences),
+               _source_sentence(late.statement, cl.sentences)]
+    diff = late.year - early.year  # type: ignore[operator]
     out: list[_Candidate] = []
-    objs = [q for q in cq.questions if q.role == "object"]
-    dated = [q for q in objs if q.year is not None and q.remainder and q.inverted]
-    for i, a in enumerate(dated):
-        for b in dated[i + 1:]:
-            if a.year == b.year or not _distinct(a, b):
-                continue
-            early, late = (a, b) if a.year < b.year else (b, a)  # type: ignore[operator]
-            late_body = late.inverted
-            if _topic(cq, early) and _topic(cq, early) == _topic(cq, late):
-                late_body = _second_mention(late_body, late.topic,
-                                            _pronoun(late.topic_label, cq.text))
-            question = f"How many years after {early.remainder} {late_body}?"
-            if _gives_away(question, early.answer, late.answer):
-                continue
-            diff = late.year - early.year  # type: ignore[operator]
-            truth = f"{diff} years. {early.statement} {late.statement}"
-            out.append(_Candidate("reasoning", question, truth, (cq.chunk_id,), (
-                ("answer", f"{diff} years"), ("template", "years_between"),
-                ("source_sentences", [_source_sentence(early.statement, cq.sentences),
-                                      _source_sentence(late.statement, cq.sentences)]))))
-    for i, a in enumerate(objs):
-        for b in objs[i + 1:]:
-            topic = _topic(cq, a)
-            if not topic or topic != _topic(cq, b) or not _distinct(a, b):
-                continue
-            second = _second_mention(b.text, b.topic, _pronoun(b.topic_label, cq.text))
-            question = f"{a.text[:-1]}, and {_lower_initial(second)}"
-            if _gives_away(question, a.answer, b.answer):
-                continue
-            out.append(_Candidate("reasoning", question, f"{a.statement} {b.statement}",
-                                  (cq.chunk_id,), (
-                ("answer", f"{a.answer}; {b.answer}"), ("template", "two_facts"),
-                ("source_sentences", [_source_sentence(a.statement, cq.sentences),
-                                      _source_sentence(b.statement, cq.sentences)])), rank=1))
+    question = f"How many years after {early.remainder} {late.inverted}?"
+    if not _gives_away(question, early.answer, late.answer):
+        out.append(_Candidate(evolution, question,
+                              f"{diff} years. {early.statement} {late.statement}", ids, (
+            ("answer", f"{diff} years"), ("template", "years_between"),
+            ("source_sentences", sources)), subject=early.topic, derived="years_between"))
+    # "which first": the options in alphabetical order, so their order says nothing
+    first, second = sorted((early.remainder, late.remainder))
+    question = f"Which happened first: {first} or {second}?"
+    if not _gives_away(question, early.answer, late.answer):
+        out.append(_Candidate(evolution, question,
+                              f"{early.remainder[:1].upper()}{early.remainder[1:]} first "
+                              f"({early.answer}); {late.remainder} in {late.answer}. "
+                              f"{early.statement} {late.statement}", ids, (
+            ("answer", early.remainder), ("template", "which_first"),
+            ("source_sentences", sources)), rank=1, subject=early.topic, derived="first"))
     return out
 
 
-def _conditional(cq: _ChunkQuestions) -> list[_Candidate]:
+def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
+    """Derived questions over two dated statements of one chunk."""
+    dated = _dated(cq)
     out: list[_Candidate] = []
-    objs = [q for q in cq.questions if q.role == "object"]
-    for q in objs:
-        for cond in objs:
-            topic = _topic(cq, q)
-            if not topic or topic != _topic(cq, cond) or not _distinct(q, cond):
-                continue
-            if not cond.declarative.startswith(cond.topic):
-                continue
-            premise = _second_mention(cond.declarative, cond.topic,
-                                      _pronoun(cond.topic_label, cq.text))
-            question = f"{q.text[:-1]}, given that {premise}?"
-            if _gives_away(question, q.answer):
-                continue
-            out.append(_Candidate("conditional", question, q.statement, (cq.chunk_id,), (
-                ("answer", q.answer), ("condition", cond.statement),
-                ("template", "given_that"),
-                ("source_sentences", [_source_sentence(q.statement, cq.sentences),
-                                      _source_sentence(cond.statement, cq.sentences)]))))
+    for i, a in enumerate(dated):
+        for b in dated[i + 1:]:
+            out += _derived("reasoning", a, cq, b, cq)
     return out
 
 
 def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candidate]:
-    """Questions that need both chunks: the entity described by one, asked about by the
-    other (both ways round), or failing that two questions about it asked together."""
+    """Questions that need both chunks: the entity described by one and asked about by the
+    other (a bridge, both ways round), or a derived comparison of a dated statement of
+    each. Never two unrelated questions joined by "and"."""
     out: list[_Candidate] = []
     for asker, teller in ((a, b), (b, a)):
         told = [q for q in teller.questions if q.role == "subject" and q.predicate
@@ -288,49 +286,22 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                 desc = descriptor(t.label, t.predicate)
                 if desc is None or "," in desc or not _distinct(q, t):
                     continue
-                question = q.text[:span[0]] + desc + q.text[span[1]:]
+                before = q.text[:span[0]]
+                if before.lower().endswith("the "):  # "visit the Eiffel Tower": one "the"
+                    before = before[:-4]
+                question = before + desc + q.text[span[1]:]
                 if _gives_away(question, q.answer, t.answer):
                     continue
                 out.append(_Candidate("multi_context", question, f"{t.statement} {q.statement}",
                                       (asker.chunk_id, teller.chunk_id), (
                     ("answer", q.answer), ("bridge_entity", entity), ("template", template),
                     ("source_sentences", [_source_sentence(q.statement, asker.sentences),
-                                          _source_sentence(t.statement, teller.sentences)]))))
-    qa = [q for q in a.questions if q.role == "object" and _topic(a, q) == entity]
-    qb = [q for q in b.questions if q.role == "object" and _topic(b, q) == entity]
-    out += _asked_together(a, b, qa, qb, entity, "two_facts", rank=1, pronouns=True)
-    if out:
-        return out
-    # last resort: one question from each chunk that names the shared entity (in the
-    # question or as its answer), asked together: in mixed corpora the name is rarely the
-    # topic of both chunks
-    ma = [q for q in a.questions if entity in q.text.lower() or entity in q.answer.lower()][:2]
-    mb = [q for q in b.questions if entity in q.text.lower() or entity in q.answer.lower()][:2]
-    return _asked_together(a, b, ma, mb, entity, "shared_mention", rank=2, pronouns=False)
-
-
-def _asked_together(a: _ChunkQuestions, b: _ChunkQuestions, qa: Sequence[Question],
-                    qb: Sequence[Question], entity: str, template: str, rank: int,
-                    pronouns: bool) -> list[_Candidate]:
-    """"<question about chunk a>, and <question about chunk b>?" for each distinct pair;
-    with ``pronouns`` the second names the shared topic with a pronoun where one fits."""
-    out: list[_Candidate] = []
-    for x in qa:
-        for y in qb:
-            if not _distinct(x, y):
-                continue
-            second = y.text
-            if pronouns:
-                second = _second_mention(y.text, y.topic, _pronoun(y.topic_label, a.text + " " + b.text))
-            question = f"{x.text[:-1]}, and {_lower_initial(second)}"
-            if _gives_away(question, x.answer, y.answer):
-                continue
-            out.append(_Candidate("multi_context", question, f"{x.statement} {y.statement}",
-                                  (a.chunk_id, b.chunk_id), (
-                ("answer", f"{x.answer}; {y.answer}"), ("bridge_entity", entity),
-                ("template", template),
-                ("source_sentences", [_source_sentence(x.statement, a.sentences),
-                                      _source_sentence(y.statement, b.sentences)])), rank=rank))
+                                          _source_sentence(t.statement, teller.sentences)])),
+                    subject=_subject_of(t)))
+    for x in _dated(a):
+        for y in _dated(b):
+            for c in _derived("multi_context", x, a, y, b):
+                out.append(replace(c, meta=c.meta + (("bridge_entity", entity),), rank=c.rank + 1))
     return out
 
 
@@ -357,9 +328,11 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
         for k in keys:
             while groups[k]:
                 c = groups[k].pop()
-                if c.question in taken:
+                # one record per statement: four questions on one sentence test one fact
+                said = "\x00" + c.ground_truth
+                if c.question in taken or said in taken:
                     continue
-                taken.add(c.question)
+                taken.update((c.question, said))
                 picked.append(c)
                 break
             if len(picked) == n:
@@ -377,7 +350,9 @@ def _record(c: _Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
         evolution_type=c.evolution,
         reference_context_ids=list(c.chunk_ids),
         sources=[ch.source_metadata() for ch in chunks],
-        metadata={"generator": "offline", "seed": seed, **dict(c.meta)},
+        metadata={"generator": "offline", "seed": seed, **dict(c.meta),
+                  **({"subject": c.subject} if c.subject else {}),
+                  **({"subject_label": c.subject_label} if c.subject_label else {})},
     )
 
 
@@ -405,8 +380,27 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     pools: dict[str, dict[str, _Candidate]] = {t: {} for t in EVOLUTION_TYPES}
     bridges_done: set[tuple[str, str, str]] = set()
 
+    rejected: dict[str, Counter[str]] = {t: Counter() for t in EVOLUTION_TYPES}
+
+    def contexts(c: _Candidate) -> list[str]:
+        return [graph.node(i)["text"] for i in c.chunk_ids]
+
+    def offer(c: _Candidate) -> None:
+        """Into its type's pool if it passes the rule checks; else counted by reason."""
+        if c.question in pools[c.evolution] or c.question in failed:
+            return
+        reasons = rule_reasons(c.filter_input(contexts(c)))
+        if reasons:
+            failed.add(c.question)
+            rejected[c.evolution].update(reasons)
+        else:
+            pools[c.evolution][c.question] = c
+
+    failed: set[str] = set()
+
     def enough() -> bool:
-        return all(len(pools[t]) >= OVERSUPPLY * n for t, n in planned.items())
+        return all(len(pools[t]) >= OVERSUPPLY * n for t, n in planned.items()
+                   if t != "conditional")
 
     for start in range(0, len(order), BATCH):
         if planned and enough():
@@ -414,8 +408,8 @@ def generate_offline(graph: KnowledgeGraph, size: int,
         batch = order[start:start + BATCH]
         for cq in _read(graph, batch):
             read[cq.chunk_id] = cq
-            for c in _simple(cq) + _reasoning(cq) + _conditional(cq):
-                pools[c.evolution].setdefault(c.question, c)
+            for c in _simple(cq) + _reasoning(cq):
+                offer(c)
         if "multi_context" in planned:
             for br in bridges:
                 key = (br.a, br.b, br.entity)
@@ -423,24 +417,40 @@ def generate_offline(graph: KnowledgeGraph, size: int,
                     continue
                 bridges_done.add(key)
                 for c in _multi(read[br.a], read[br.b], br.entity):
-                    pools["multi_context"].setdefault(c.question, c)
+                    offer(c)
         if not planned:
             break
 
     taken: set[str] = set()
-    chosen: dict[str, list[_Candidate]] = {}
+    chosen: dict[str, list[_Candidate]] = {t: [] for t in planned}
     # the scarcest kinds choose first, so that a question text is never spent on a
-    # plentiful type that a scarce one needed
-    for t in sorted(planned, key=lambda t: (len(pools[t]) - planned[t], EVOLUTION_TYPES.index(t))):
-        chosen[t] = _pick(list(pools[t].values()), planned[t], rng, taken)
+    # plentiful type that a scarce one needed; what the local judge rejects is replaced
+    # from the pool, round after round, until the type is full or its pool is spent
+    order_of_types = sorted(planned, key=lambda t: (len(pools[t]) - planned[t],
+                                                    EVOLUTION_TYPES.index(t)))
+    for _ in range(JUDGE_ROUNDS):
+        picked = [(t, c) for t in order_of_types
+                  for c in _pick(list(pools[t].values()), planned[t] - len(chosen[t]), rng, taken)]
+        if not picked:
+            break
+        verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])
+        for (t, c), reasons in zip(picked, verdicts):
+            if reasons:
+                rejected[t].update(reasons)
+            else:
+                chosen[t].append(c)
     records = [_record(c, graph, seed) for t in EVOLUTION_TYPES for c in chosen.get(t, [])]
     shortfall = {t: planned[t] - len(chosen.get(t, [])) for t in EVOLUTION_TYPES
                  if t in planned and len(chosen.get(t, [])) < planned[t]}
     if shortfall:
         detail = ", ".join(f"{t} {shortfall[t]} of {planned[t]} missing" for t in shortfall)
+        why = (" The offline generator writes no conditional questions: a rule-made premise "
+               "narrows nothing." if "conditional" in shortfall else "")
         warnings.warn(
-            f"offline generator: the documents gave too few questions ({detail}); "
-            f"{len(records)} of {size} records written. More or longer documents help; "
-            "an LLM judge writes the kinds the rules cannot.", ShortfallWarning, stacklevel=2)
+            f"offline generator: the documents gave too few questions that pass the filter "
+            f"({detail}); {len(records)} of {size} records written.{why} More or longer "
+            "documents help; an LLM judge writes the kinds the rules cannot.",
+            ShortfallWarning, stacklevel=2)
     return OfflineResult(records=records, shortfall=shortfall, planned=planned,
-                         available={t: len(pools[t]) for t in EVOLUTION_TYPES})
+                         available={t: len(pools[t]) for t in EVOLUTION_TYPES},
+                         rejected={t: dict(rejected[t]) for t in EVOLUTION_TYPES if rejected[t]})

@@ -48,6 +48,13 @@ _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
 _PRONOUNS = frozenset("i you he she it we they him her them his its their hers theirs this "
                       "these those".split())
 _MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+_ORG_WORDS = re.compile(
+    r"\b(?:Center|Centre|Hospital|University|College|School|Academy|Company|Corporation|Corp|"
+    r"Inc|Ltd|LLC|Group|Association|Society|Party|Club|Council|Committee|Agency|Department|"
+    r"Bank|Institute|Foundation|Records|Airlines?|Organi[sz]ation|Union|League|Army|Navy|"
+    r"Force|Church|Museum|FC|Network|Studios?|Entertainment|Press|Magazine|Federation|Board|"
+    r"Service|Office|Ministry|Court|Commission|Authority|Trust|Orchestra|Band)\b")
+"""Words that make an ORG entity an organisation a reader recognises as one."""
 _DESCRIPTOR_NOUNS = {"PERSON": "the person", "GPE": "the place", "LOC": "the place",
                      "FAC": "the structure", "ORG": "the organisation", "WORK_OF_ART": "the work",
                      "EVENT": "the event", "PRODUCT": "the product", "LAW": "the law",
@@ -305,6 +312,8 @@ def _subject_questions(c: _Clause) -> list[Question]:
             return out  # "Who was a physicist?": many answers
         if not _has_name(pred_toks + moved):
             return out
+        if ent.label_ == "ORG" and not _ORG_WORDS.search(ent.text):
+            return out  # the small model calls people and titles ORG: "Which organisation lives in Panem?"
         wh = {"PERSON": "who", "ORG": "which organisation"}.get(ent.label_, "what")
         text = _finish(_join(wh, predicate))
         out.append(Question(text=text, answer=ent.text, statement=c.statement, wh=wh,
@@ -354,6 +363,9 @@ def _object_questions(c: _Clause) -> list[Question]:
                             inverted=body, declarative=_declarative(c)))
 
     fronted = {t.i for part in c.fronted for t in part}
+    # "Canty Bay is a coastal hamlet in East Lothian": asking "where" keeps the attribute
+    # ("Where is Canty Bay a coastal hamlet?"), so a copula with one asks nothing
+    attribute = c.aux == c.root.i and any(ch.dep_ == "attr" for ch in c.root.children)
     constituents = [ch for ch in c.root.children if ch.i > c.root.i or ch.i in fronted]
     for ch in constituents:
         if ch.dep_ in ("prep", "agent"):
@@ -372,7 +384,7 @@ def _object_questions(c: _Clause) -> list[Question]:
                 if "PERSON" in names or (ent is not None and ent.label_ == "ORG"):
                     add("By whom", "who", pp, phrase, ent.label_ if ent else "")
                 continue
-            if ent is None or not (ent.start <= pobj.i < ent.end):
+            if ent is None or not (ent.start <= pobj.i < ent.end) or attribute:
                 continue
             if ent.label_ == "DATE" and prep in WHEN_PREPS and _is_date(ent):
                 add("When", "when", pp, ent.text, "DATE")
@@ -384,8 +396,8 @@ def _object_questions(c: _Clause) -> list[Question]:
                     add("Where", "where", pp, ent.text, ent.label_)
         elif ch.dep_ == "dobj":
             obj = _subtree(ch)
-            if obj is None or ch.pos_ == "PRON":
-                continue
+            if obj is None or ch.pos_ == "PRON" or any(t.lower_ in ("same", "such") for t in obj):
+                continue  # "the same zipcode as Collins": the "as" part stays behind
             if any(g.dep_ in ("xcomp", "ccomp", "oprd") for g in c.root.children):
                 continue  # "tells a client to slow down": "What does it tell to slow down?"
             nums = [t for t in obj if t.ent_type_ == "CARDINAL" and t.head.i == ch.i]

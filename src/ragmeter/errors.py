@@ -5,7 +5,8 @@ errors attached. Each error has a stable ``kind`` (its class name) that survives
 result file read back, a CI log or a dashboard can group failures by cause.
 
 ``transient`` says whether trying again later may succeed (rate limits, timeouts, a server
-that was down). A resumed run recomputes transient failures and keeps the others.
+that was down, a reply that was cut off). A resumed run recomputes transient failures and
+keeps the others; the engine asks the error, never a list of kinds.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ class RagmeterError(Exception):
     """Base of every error ragmeter raises on purpose."""
 
     transient: ClassVar[bool] = False
+    stops_run: ClassVar[bool] = False
+    """True for failures that make every remaining score fail the same way (an endpoint that
+    cannot be reached): the engine stops the run with this one error instead of recording it
+    on every score."""
 
     @property
     def kind(self) -> str:
@@ -39,6 +44,12 @@ class MissingInput(InvalidInput):
     """A field a metric needs is absent, empty or blank."""
 
 
+class AppFailed(InvalidInput):
+    """The app under test failed on this row (``ragmeter run`` recorded its error in
+    ``metadata.app_error``), so the fields it should have produced are not there. One error
+    naming the app's failure, instead of a ``MissingInput`` per metric."""
+
+
 # --- judges and embedders ----------------------------------------------------------------
 
 
@@ -50,6 +61,13 @@ class JudgeUnavailable(JudgeError):
     """The judge could not be reached or refused the request (connection, auth, 5xx)."""
 
     transient = True
+
+
+class EndpointUnreachable(JudgeUnavailable):
+    """Connections to the judge's or embedder's endpoint failed again and again with no answer
+    (see ``ragmeter.calls.breaker``): the run stops early with this one error."""
+
+    stops_run = True
 
 
 class RateLimited(JudgeUnavailable):
@@ -67,11 +85,22 @@ class JudgeRequestRejected(JudgeError):
 
 
 class JudgeOutputInvalid(JudgeError):
-    """The judge's output did not parse or validate, even after one repair re-ask."""
+    """The judge's output did not parse or validate, even after one repair re-ask.
+
+    Transient: an invalid reply is never cached, so a later try sends the request again and a
+    server that was truncating or garbling replies under load may answer well."""
+
+    transient = True
 
 
 class NeedsLLMJudge(JudgeError):
     """This judgement has no local implementation; configure an LLM judge to get it."""
+
+
+class UnsupportedLanguage(NeedsLLMJudge):
+    """The local judge's models do not read the language of this input (they are English):
+    an LLM judge, or the cascade (``--judge local+openai:MODEL``), scores it. A kind of
+    ``NeedsLLMJudge``, so the cascade sends the judgement to its LLM whole."""
 
 
 class EmbedderError(RagmeterError):
@@ -115,8 +144,23 @@ class ErrorInfo(BaseModel):
     message: str
     transient: bool = False
 
+    @property
+    def retry_on_resume(self) -> bool:
+        """Whether a resumed run computes this score again: the flag as recorded, or the
+        error type's flag today (a journal written before a kind became transient, such as
+        ``JudgeOutputInvalid``, has its failures retried too)."""
+        known = _KINDS.get(self.kind)
+        return self.transient or (known is not None and known.transient)
+
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
+
+
+def _subclasses(cls: type[RagmeterError]) -> list[type[RagmeterError]]:
+    return [cls, *(sub for child in cls.__subclasses__() for sub in _subclasses(child))]
+
+
+_KINDS: dict[str, type[RagmeterError]] = {cls.__name__: cls for cls in _subclasses(RagmeterError)}
 
 
 def error_info(exc: BaseException) -> ErrorInfo:

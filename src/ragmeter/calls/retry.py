@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Awaitable, Callable, TypeVar
 
+from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.errors import JudgeTimeout, JudgeUnavailable, RateLimited
 
@@ -40,10 +41,14 @@ class RetryPolicy:
 class TransientCallError(Exception):
     """A failure that another attempt may fix. ``retry_after`` is the server's wish, in seconds."""
 
-    def __init__(self, message: str, *, rate_limited: bool = False, retry_after: float | None = None):
+    def __init__(
+        self, message: str, *, rate_limited: bool = False, retry_after: float | None = None, connection: bool = False
+    ):
         super().__init__(message)
         self.rate_limited = rate_limited
         self.retry_after = retry_after
+        self.connection = connection
+        """No HTTP answer at all (refused, reset): what the circuit breaker counts."""
 
 
 def parse_retry_after(headers: "dict[str, str] | object | None") -> float | None:
@@ -83,14 +88,18 @@ async def call_with_retries(
     limiter: AdaptiveLimiter | None = None,
     on_retry: RetryHook | None = None,
     what: str = "call",
+    breaker: CircuitBreaker | None = None,
 ) -> T:
     """Run ``attempt`` until it succeeds or the policy gives up; raise a typed error then.
 
     Waiting happens outside the limiter's slot so a backing-off call does not hold a place
-    that a fresh call could use.
+    that a fresh call could use. With a ``breaker``, an endpoint found unreachable fails the
+    call at once (``EndpointUnreachable``), before or between attempts.
     """
     last: BaseException | None = None
     for number in range(1, policy.max_attempts + 1):
+        if breaker is not None:
+            breaker.check(what)
         try:
             if limiter is None:
                 result = await asyncio.wait_for(attempt(), policy.timeout)
@@ -102,6 +111,8 @@ async def call_with_retries(
             delay = policy.backoff(number)
         except TransientCallError as exc:
             last = exc
+            if exc.connection and breaker is not None:
+                breaker.connection_failed(str(exc))
             if exc.rate_limited and limiter is not None:
                 limiter.on_rate_limited()
             if exc.retry_after is not None and exc.retry_after > policy.max_retry_after:
@@ -110,15 +121,31 @@ async def call_with_retries(
         else:
             if limiter is not None:
                 limiter.on_success()
+            if breaker is not None:
+                breaker.success()
             return result
         if number < policy.max_attempts:
             if on_retry is not None:
                 on_retry(number, last, delay)
-            await asyncio.sleep(delay)
+            await _backoff(delay, breaker)
 
+    if breaker is not None:
+        breaker.check(what)  # tripped while this call waited: say so, not "failed after N"
     tries = f"after {policy.max_attempts} attempt(s)"
     if isinstance(last, TimeoutError):
         raise JudgeTimeout(f"{what} timed out ({policy.timeout:g}s per attempt) {tries}")
     if isinstance(last, TransientCallError) and last.rate_limited:
         raise RateLimited(f"{what} still rate limited {tries}: {last}")
     raise JudgeUnavailable(f"{what} failed {tries}: {last}")
+
+
+async def _backoff(delay: float, breaker: CircuitBreaker | None) -> None:
+    """Sleep ``delay`` seconds, waking early when the breaker trips meanwhile (a call
+    backing off for 4 s must not hold the run back once the endpoint is known to be down)."""
+    if breaker is None:
+        await asyncio.sleep(delay)
+        return
+    loop = asyncio.get_running_loop()
+    end = loop.time() + delay
+    while not breaker.open and (left := end - loop.time()) > 0:
+        await asyncio.sleep(min(left, 0.1))

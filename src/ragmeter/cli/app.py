@@ -32,14 +32,14 @@ def evaluate(
     data: Path = typer.Argument(..., help="JSONL, CSV, Parquet or JSON file of samples.", exists=True, dir_okay=False),
     metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local | local+openai:MODEL (cascade) | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
-    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment | nli:HF_NAME_OR_PATH (a cross-encoder NLI model)."),
+    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment (words and their meaning) | lexical (shared words only, faster) | nli:HF_NAME_OR_PATH (a cross-encoder NLI model)."),
     band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
     threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
-    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge call (first try included)."),
+    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge or embedder call attempt."),
+    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge or embedder call (first try included)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
@@ -52,6 +52,9 @@ def evaluate(
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
     engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter\\[ray]'; see docs/scale.md)."),
     ray_address: Optional[str] = typer.Option(None, "--ray-address", help="With --engine ray: the Ray cluster to use (e.g. auto, ray://HOST:10001); default a local Ray."),
+    tag: list[str] = typer.Option([], "--tag", help="Tag the recorded run (repeatable); see `ragmeter runs`."),
+    record: bool = typer.Option(True, "--record/--no-record", help="Record the run in the run store (see `ragmeter runs`)."),
+    store: Optional[str] = typer.Option(None, "--store", help="Run store: path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
 ) -> None:
@@ -102,9 +105,13 @@ def evaluate(
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
+    from ragmeter.runs import Record
+
+    recording = Record(store=store, tags=tag) if record else None
     with plain_errors("finished scores are in the journal; run the same command again to resume"):
         # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
-        the_embedder = embedder if engine == "ray" else get_embedder(embedder, cache=cache or None, threads=threads)
+        the_embedder = embedder if engine == "ray" else get_embedder(
+            embedder, cache=cache or None, threads=threads, timeout=timeout, max_attempts=max_attempts)
         result = run_evaluate(
             data,
             chosen,
@@ -122,10 +129,13 @@ def evaluate(
             keep_samples=show_samples or out_path is None,
             engine=engine,
             ray_address=ray_address,
+            record=recording if recording is not None else False,
         )
     print_result(out, result, show_samples=show_samples)
     if out_path is not None:
         err.print(f"result written to {out_path}")
+    if recording is not None and recording.run:
+        err.print(f"run recorded as {recording.run} (`ragmeter runs show {recording.run}`)")
     if (nothing := nothing_scored(result, data)) is not None:
         fail(nothing, EXIT_FAILED)
 
@@ -193,11 +203,17 @@ def demo(
 
 # the other commands live in their own files and register themselves on ``app`` (from
 # ``cli.console``, so none of them imports this module back)
+from ragmeter.cli import align as _align_commands  # noqa: E402,F401
+from ragmeter.cli import annotate as _annotate_commands  # noqa: E402,F401
 from ragmeter.cli import gate as _gate_commands  # noqa: E402,F401
 from ragmeter.cli import generate as _generate_commands  # noqa: E402,F401
 from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
+from ragmeter.cli import ingest as _ingest_commands  # noqa: E402,F401
+from ragmeter.cli import monitor as _monitor_commands  # noqa: E402,F401
 from ragmeter.cli import report as _report_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
+from ragmeter.cli import runs as _runs_commands  # noqa: E402,F401
+from ragmeter.cli import ui as _ui_commands  # noqa: E402,F401
 
 
 def main() -> None:

@@ -23,13 +23,17 @@ err = Console(stderr=True)
 
 
 def setup_logging(verbose: bool) -> None:
+    from ragmeter.calls.redact import MaskingFilter
+
+    handler = RichHandler(console=err, show_path=False, show_time=False)
+    handler.addFilter(MaskingFilter())  # no URL credentials in any log line, whoever logs it
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(message)s",
-        handlers=[RichHandler(console=err, show_path=False, show_time=False)],
+        handlers=[handler],
         force=True,
     )
-    for noisy in ("httpx", "httpcore", "openai", "sentence_transformers", "urllib3"):
+    for noisy in ("httpx", "httpx2", "httpcore", "openai", "sentence_transformers", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

@@ -60,6 +60,7 @@ def gate(
     worst: int = typer.Option(3, "--worst", min=0, help="Worst samples listed per gated metric."),
     summary_path: Optional[Path] = typer.Option(None, "--summary", help="Append the markdown summary to this file (default: $GITHUB_STEP_SUMMARY when set)."),
     markdown: bool = typer.Option(False, "--markdown", help="Print markdown instead of plain text."),
+    alignment_path: Optional[Path] = typer.Option(None, "--alignment", help="A `ragmeter align --json` file of the same judge: also print each metric's mean corrected by the judge's measured bias (prediction-powered; the verdict does not change).", exists=True, dir_okay=False),
 ) -> None:
     """Pass or fail a run: minimums per metric and regressions against a baseline."""
     from ragmeter.gate import check
@@ -77,6 +78,11 @@ def gate(
         raise typer.Exit(2)
     text = report.to_markdown() if markdown else report.to_text()
     out.print(text, markup=False, highlight=False, soft_wrap=True)
+    if alignment_path is not None:
+        from ragmeter.align import AlignmentReport, ppi_lines
+
+        out.print(ppi_lines(result, AlignmentReport.load(alignment_path), confidence), markup=False,
+                  highlight=False, soft_wrap=True)
     target = summary_path or (Path(os.environ["GITHUB_STEP_SUMMARY"]) if os.environ.get("GITHUB_STEP_SUMMARY") else None)
     if target is not None:
         with target.open("a", encoding="utf-8") as fh:

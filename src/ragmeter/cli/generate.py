@@ -31,13 +31,40 @@ def _cache(cache_dir: Optional[Path], no_cache: bool) -> Any:
     return False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
 
 
-def _print_warnings(caught: list[warnings.WarningMessage]) -> None:
+def _print_warnings(caught: list[warnings.WarningMessage], skip_files: bool = False) -> None:
+    """Each warning once; with ``skip_files`` the per-file skip, language and shortfall
+    warnings are left to the report printed after the run (a file is named once, not twice)."""
+    from testset_gen.generator import LanguageWarning
     from testset_gen.ingest import IngestWarning
+    from testset_gen.offline import ShortfallWarning
 
+    seen: set[str] = set()
     for w in caught:
-        if issubclass(w.category, IngestWarning):
+        if issubclass(w.category, IngestWarning) and not skip_files:
             continue  # a skipped file is already logged once, as it is skipped
-        print_error(str(w.message), label="warning", style="yellow")
+        if skip_files and issubclass(w.category, (IngestWarning, LanguageWarning, ShortfallWarning)):
+            continue
+        text = str(w.message)
+        if text not in seen:
+            seen.add(text)
+            print_error(text, label="warning", style="yellow")
+
+
+def _report(result: Any) -> Table:
+    """Per evolution type: asked, written, rejected by the filter and why (the three most
+    frequent reasons), so a user sees why a set is short."""
+    counts = result.testset.counts()
+    rejections = result.rejections_by_type()
+    table = Table("evolution", "asked", "written", "rejected by filter", "main reasons",
+                  title=f"test set: {len(result.testset)} of {sum(result.requested.values())} questions")
+    for kind, asked in result.requested.items():
+        reasons = rejections.get(kind, {})
+        top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
+        if not asked and not counts.get(kind) and not reasons:
+            continue
+        table.add_row(kind, str(asked), str(counts.get(kind, 0)), str(sum(reasons.values())),
+                      ", ".join(f"{r} {n}" for r, n in top) or "-")
+    return table
 
 
 @app.command()
@@ -79,21 +106,25 @@ def generate(
                     cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
                     overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
                 )
-        finally:
+        except BaseException:
             _print_warnings(caught)
+            raise
+    _print_warnings(caught, skip_files=True)
     result.testset.to_jsonl(out_path)
     if graph_out is not None:
         result.graph.save(graph_out)
         err.print(f"knowledge graph written to {graph_out}")
 
-    counts = result.testset.counts()
-    table = Table("evolution", "asked", "generated", title=f"test set: {len(result.testset)} questions")
-    for kind, asked in result.requested.items():
-        table.add_row(kind, str(asked), str(counts.get(kind, 0)))
-    out.print(table)
+    out.print(_report(result))
+    if result.shortfall:
+        err.print("short by " + ", ".join(f"{k} {v}" for k, v in result.shortfall.items())
+                  + ": the documents gave no more questions that pass the filter (never padded)")
     stats = result.graph.stats()
-    err.print(f"{stats['nodes']['document']} documents, {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges"
-              + (f"; skipped {len(result.skipped)}: " + ", ".join(p for p, _ in result.skipped) if result.skipped else ""))
+    err.print(f"{stats['nodes']['document']} documents, {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges")
+    if result.skipped:
+        err.print(f"skipped {len(result.skipped)} file(s):")
+        for path, reason in dict(result.skipped).items():  # each file once
+            err.print(f"  {path}: {reason}", highlight=False, markup=False)
     if result.usage is not None:
         per = result.calls_per_question
         err.print(f"judge: {result.usage.calls} calls ({per:.2f} per question), {result.usage.cache_hits} cache hits, "

@@ -47,6 +47,7 @@ def report(
     out_path: Path = typer.Option(Path("report.html"), "--out", "-o", help="Where to write the HTML page."),
     baseline_path: Optional[Path] = typer.Option(None, "--baseline", "-b", help="A previous result to compare with (paired bootstrap, per metric)."),
     title: str = typer.Option("ragmeter report", "--title", "-t", help="Title of the page."),
+    alignment_path: Optional[Path] = typer.Option(None, "--alignment", help="A `ragmeter align --json` file: adds the agreement with people (and, for the same judge, this run's bias-corrected means).", exists=True, dir_okay=False),
 ) -> None:
     """Write one self-contained HTML page (works offline): scores, distributions, usage, errors,
     every sample with its reasons and verdicts, and the comparison with --baseline."""
@@ -54,8 +55,18 @@ def report(
 
     result = _load(result_path, "result")
     baseline = _load(baseline_path, "baseline") if baseline_path is not None else None
+    alignment = None
+    if alignment_path is not None:
+        from ragmeter.align import AlignmentReport
+
+        try:
+            alignment = AlignmentReport.load(alignment_path)
+        except ValueError as exc:  # pydantic's ValidationError included
+            err.print(f"[red]error:[/red] {alignment_path} is not a `ragmeter align --json` file: "
+                      f"{str(exc).splitlines()[0]}", highlight=False)
+            raise typer.Exit(2)
     try:
-        path = write_report(result, out_path, baseline=baseline, title=title)
+        path = write_report(result, out_path, baseline=baseline, title=title, alignment=alignment)
     except OSError as exc:
         err.print(f"[red]error:[/red] cannot write {out_path}: {exc}", highlight=False)
         raise typer.Exit(2)

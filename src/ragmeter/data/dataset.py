@@ -247,13 +247,16 @@ class Dataset:
         A ``.json`` file that is really JSON Lines is read as such.
         """
         path = Path(path)
-        text = path.read_text(encoding="utf-8-sig")
+        text = path.read_text(encoding="utf-8-sig", errors="surrogateescape")
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":
-                return cls.from_jsonl(path)
+                return cls.from_jsonl(path)  # JSON Lines: a bad line is that row's error
             raise ValueError(f"{path}: not valid JSON: {exc}") from None
+        if (bad := _invalid_utf8(path, [text])) is not None:  # one document: no row can be trusted
+            start = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
+            raise ValueError(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
         if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
             lengths = {len(v) for v in data.values()}
             if len(lengths) != 1:
@@ -428,11 +431,27 @@ def parse_items(
             )
 
 
+def _invalid_utf8(path: Path, texts: Iterable[str]) -> _Bad | None:
+    """A row error when ``texts`` (decoded with ``surrogateescape``) held bytes that are not
+    UTF-8: one bad line is that row's error, not the end of the whole file."""
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            byte = ord(text[exc.start]) - 0xDC00
+            return _Bad(f"invalid UTF-8 in {path.name}: byte 0x{byte:02x} at character {exc.start + 1} of the text")
+    return None
+
+
 def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
     row = 0
-    with path.open(encoding="utf-8-sig") as f:
+    with path.open(encoding="utf-8-sig", errors="surrogateescape") as f:
         for line_no, line in enumerate(f, start=1):
             if not line.strip():
+                continue
+            if (bad := _invalid_utf8(path, [line])) is not None:
+                yield row, line_no, bad
+                row += 1
                 continue
             try:
                 record: Any = json.loads(line)
@@ -447,7 +466,7 @@ def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
 
 def csv_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
     _raise_csv_field_limit()
-    with path.open(encoding="utf-8-sig", newline="") as f:
+    with path.open(encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
         reader = csv.reader(f)
         header = next(reader, None)
         if header is None:
@@ -466,8 +485,10 @@ def csv_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 continue
             if not any(c.strip() for c in cells):
                 continue  # blank line
-            if len(cells) > len(header):
-                record: Any = _Bad(f"expected at most {len(header)} cells (the header), got {len(cells)}")
+            if (bad := _invalid_utf8(path, cells)) is not None:
+                record: Any = bad
+            elif len(cells) > len(header):
+                record = _Bad(f"expected at most {len(header)} cells (the header), got {len(cells)}")
             else:
                 record = {h: c for h, c in zip(header, cells, strict=False) if c != ""}
             yield row, first_line, record

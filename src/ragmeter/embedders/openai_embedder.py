@@ -13,17 +13,19 @@ error message (messages echoed by a server are scrubbed), and never in a cache k
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any, Awaitable, Sequence
 
 import numpy as np
 
+from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
-from ragmeter.calls.retry import RetryPolicy, call_with_retries
+from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
-from ragmeter.errors import EmbedderError, EmbedderRejected, JudgeError
+from ragmeter.errors import EmbedderError, EmbedderRejected, EndpointUnreachable, JudgeError
 
 # Sizes of OpenAI's embedding models, used only to shape the all-blank-input answer before
 # the first real response has told us the size.
@@ -64,6 +66,7 @@ class OpenAIEmbedder:
         self.dim: int | None = KNOWN_DIMS.get(model) if base_url is None else None
         self.connection = OpenAIConnection(base_url, api_key_env, timeout=self.policy.timeout)
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
+        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
 
     def __repr__(self) -> str:
         where = "" if self.base_url is None else f", base_url={public_url(self.base_url)!r}"
@@ -102,11 +105,17 @@ class OpenAIEmbedder:
                 return await client.embeddings.create(model=self.model, input=chunk, encoding_format="float")
             except openai.OpenAIError as exc:
                 self.connection.raise_mapped(exc, self.name, EmbedderRejected, EmbedderError)
+            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON: worth another try
+                raise TransientCallError(f"{self.name}: the response body is not JSON ({exc})") from None
 
         try:
             response = await call_with_retries(
-                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=f"embedding request to {self.name}"
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=f"embedding request to {self.name}",
+                breaker=self.breaker,
             )
+        except EndpointUnreachable:  # stops the run as it is, not as one more EmbedderError
+            self.usage.failures += 1
+            raise
         except JudgeError as exc:  # JudgeUnavailable, RateLimited, JudgeTimeout: retries spent
             self.usage.failures += 1
             raise EmbedderError(self.connection.scrub(f"{exc.kind}: {exc}")) from None

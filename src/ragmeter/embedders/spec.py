@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Union
 
 from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
+from ragmeter.calls.retry import RetryPolicy
 from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
 from ragmeter.embedders.protocol import Embedder
@@ -26,8 +27,9 @@ _LOCAL_ALIASES = {"local", "minilm", f"local:{DEFAULT_MODEL_NAME}".lower()}
 EmbedderSpec = Union[str, Embedder, None]
 
 
-def parse_spec(spec: str, *, threads: int | None = None) -> Embedder:
-    """The embedder a spec string names, without a cache."""
+def parse_spec(spec: str, *, threads: int | None = None, policy: RetryPolicy | None = None) -> Embedder:
+    """The embedder a spec string names, without a cache. ``policy`` (timeout, attempts)
+    applies to endpoint embedders."""
     text = spec.strip()
     lowered = text.lower()
     if lowered in _LOCAL_ALIASES:
@@ -48,7 +50,7 @@ def parse_spec(spec: str, *, threads: int | None = None) -> Embedder:
                 f"embedder spec {spec!r}: the part after '@' must be an http(s) base URL such as "
                 f"http://localhost:11434/v1; accepted forms: {_forms()}"
             )
-        return OpenAIEmbedder(model=model, base_url=base_url or None)
+        return OpenAIEmbedder(model=model, base_url=base_url or None, policy=policy)
     raise ValueError(f"unknown embedder spec {spec!r}; accepted forms: {_forms()}")
 
 
@@ -57,6 +59,8 @@ def get_embedder(
     *,
     cache: CacheSetting = True,
     threads: int | None = None,
+    timeout: float | None = None,
+    max_attempts: int | None = None,
 ) -> Embedder:
     """An embedder from a spec string (see ``SPEC_FORMS``), or ``spec`` itself if it is one.
 
@@ -64,12 +68,19 @@ def get_embedder(
     ``DiskCache`` puts that one, ``False``/``None`` none. An embedder object passed in is used
     as given unless ``cache`` is an explicit ``DiskCache``: ragmeter cannot know whether its
     ``name`` changes whenever its vectors would, which per-text caching relies on.
-    ``threads`` applies to local (sentence-transformers) embedders only.
+    ``threads`` applies to local (sentence-transformers) embedders only; ``timeout`` (seconds
+    per attempt) and ``max_attempts`` to endpoint embedders only, the same options the judge
+    takes, so that ``--timeout 2 --max-attempts 1`` bounds every call of a run.
     """
     if spec is None:
         spec = "local"
     if isinstance(spec, str):
-        embedder = parse_spec(spec, threads=threads)
+        defaults = RetryPolicy()
+        policy = RetryPolicy(
+            max_attempts=max_attempts if max_attempts is not None else defaults.max_attempts,
+            timeout=timeout if timeout is not None else defaults.timeout,
+        )
+        embedder = parse_spec(spec, threads=threads, policy=policy)
         store = open_cache(cache)
     elif isinstance(spec, Embedder):
         embedder = spec

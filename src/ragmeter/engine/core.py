@@ -19,7 +19,7 @@ from ragmeter.data import RowError, Sample
 from ragmeter.data.stream import SampleStream
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.journal import Journal, ScoreKey
-from ragmeter.errors import MissingInput
+from ragmeter.errors import AppFailed, MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
@@ -29,14 +29,17 @@ from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter
+from ragmeter.runs import RunRecorder
 
 
 def check_inputs(sample: Sample, metric: Metric) -> MetricScore | None:
     """A ``MissingInput`` score when ``sample`` lacks a field ``metric`` needs, else None."""
-    missing = sample.missing(list(metric.required))
+    missing = metric.missing_inputs(sample)
     if not missing:
         return None
     fields = ", ".join(f"'{f}'" for f in missing)
+    if app_error := sample.metadata.get("app_error"):  # recorded by ``ragmeter run``
+        return MetricScore.failed(AppFailed(f"the app failed on this row ({app_error}), so {fields} is missing"))
     return MetricScore.failed(
         MissingInput(f"field {fields} missing or empty; {metric.name} needs {', '.join(metric.required)}")
     )
@@ -51,6 +54,8 @@ async def score_one(metric: Metric, sample: Sample, facts: SampleFacts) -> Metri
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # every failure becomes a typed score, never a crash or a NaN
+        if getattr(exc, "stops_run", False):  # e.g. an unreachable judge: one error ends the run
+            raise
         return MetricScore.failed(exc)
 
 
@@ -58,9 +63,11 @@ class ResultSink:
     """Where finished samples go: kept in memory, written to a result file, or both; the
     per-metric totals are kept either way."""
 
-    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool) -> None:
+    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool,
+                 recorder: RunRecorder | None = None) -> None:
         self.names = metrics
         self.writer = writer
+        self.recorder = recorder  # the run store's, when the run is recorded
         self.keep = keep
         self.samples: list[SampleResult] = []
         self.input_errors: list[RowError] = []
@@ -72,6 +79,8 @@ class ResultSink:
         self.totals.add(result)
         if self.writer is not None:
             self.writer.add(result)
+        if self.recorder is not None:
+            self.recorder.add(result)
         if self.keep:
             self.samples.append(result)
 
@@ -82,6 +91,8 @@ class ResultSink:
         if self.writer is not None:
             path = self.writer.finish(info, usage, self.input_errors)
             streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
+        if self.recorder is not None:
+            self.recorder.finish(info, usage, self.input_errors)
         return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
                                 streamed=streamed)
 
@@ -127,8 +138,10 @@ async def score_stream(
                 continue  # the run is failing: drain the queue so the reader never blocks
             row, fp, sample, scores, pending = item
             try:
-                # every judgement this sample's metrics will ask for, so each phase is one call
-                plan = [need for m in pending if check_inputs(sample, m) is None for need in m.needs(sample)]
+                # every judgement the run's metrics ask of this sample, so each phase is one call;
+                # planned from all of them, not just the pending ones, so that a resumed sample
+                # sends the very requests (and cache keys) an uninterrupted run sends
+                plan = [need for m in chosen if check_inputs(sample, m) is None for need in m.needs(sample)]
                 facts = SampleFacts(sample, judge, embedder, plan=plan, prompts=prompts)
                 await asyncio.gather(*(score_and_record(row, fp, sample, m, facts, scores) for m in pending))
                 sink.add(row, sample, scores)
@@ -176,10 +189,13 @@ def build_judge(spec: Judge | str | None, disk: DiskCache | None, options: Judge
     return get_judge(spec, cache=disk if disk is not None else False, options=options)
 
 
-def build_embedder(spec: Embedder | str | None, disk: DiskCache | None) -> Embedder:
+def build_embedder(spec: Embedder | str | None, disk: DiskCache | None, options: JudgeOptions | None = None) -> Embedder:
     from ragmeter.embedders.spec import get_embedder
 
-    return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False)
+    # the judge's call options bound the embedder's calls too (timeout, attempts)
+    options = options or JudgeOptions()
+    return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False,
+                        timeout=options.timeout, max_attempts=options.max_attempts)
 
 
 async def close_models(*models: Any) -> None:

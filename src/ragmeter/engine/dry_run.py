@@ -155,7 +155,7 @@ async def aestimate(
         notes.append(f"--language {language}: the one-time translation of the few-shot examples is not counted")
     result = await aevaluate(
         data, chosen, judge=the_judge, embedder=counting, cache=False, journal=False, resume=False,
-        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency,
+        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency, record=False,
     )
     usage = the_judge.usage if the_judge is not None else Usage()
     return RunEstimate(

@@ -38,10 +38,11 @@ from ragmeter.judges.prompting import PROMPTING_CONCURRENCY
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
-from ragmeter.prompts.adapt import adapt
+from ragmeter.judges.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.result.writers import open_writer, result_format
+from ragmeter.runs import open_recorder
 from ragmeter.version import __version__
 
 log = logging.getLogger("ragmeter")
@@ -69,6 +70,7 @@ async def aevaluate(
     keep_samples: bool | None = None,
     engine: str = "local",
     ray_address: str | None = None,
+    record: Any = True,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
 
@@ -92,6 +94,10 @@ async def aevaluate(
     ``engine="ray"`` scores the samples on Ray workers (a local Ray, or the cluster at
     ``ray_address``), each building its own judge and embedder from their spec strings;
     the result is the same (see ``ragmeter.engine.ray_engine`` and docs/scale.md).
+
+    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
+    ``True`` the default store, a path or SQLAlchemy URL another, ``ragmeter.runs.Record``
+    with tags, ``False`` not at all (see docs/runs.md).
     """
     if concurrency is not None and concurrency < 1:
         raise ValueError("concurrency must be at least 1")
@@ -117,7 +123,7 @@ async def aevaluate(
     options = JudgeOptions.of(judge_options)
     disk = open_cache(cache)
     the_judge = build_judge(judge, disk, options) if any(m.uses_judge for m in chosen) else None
-    the_embedder = build_embedder(embedder, disk) if any(m.uses_embedder for m in chosen) else None
+    the_embedder = build_embedder(embedder, disk, options) if any(m.uses_embedder for m in chosen) else None
     if concurrency is None:
         concurrency = the_judge.concurrency if the_judge is not None else PROMPTING_CONCURRENCY
     prompt_set = _prompt_set(prompts)
@@ -164,6 +170,7 @@ async def aevaluate(
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
     writer = open_writer(out, names) if out is not None else None
+    recorder = open_recorder(record, info, prompts=prompt_set.fingerprint() if the_judge is not None else None)
 
     if engine == "ray":  # the same identity, journal and sink; only the scoring moves to Ray workers
         from ragmeter.engine.ray_engine import run_on_ray
@@ -173,8 +180,9 @@ async def aevaluate(
             writer=writer, keep_samples=keep_samples, driver_judge=the_judge, driver_embedder=the_embedder,
             judge_spec=judge, embedder_spec=embedder, judge_options=options, cache=cache,
             prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
+            recorder=recorder,
         )
-    sink = ResultSink(names, writer, keep_samples)
+    sink = ResultSink(names, writer, keep_samples, recorder)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
     try:
@@ -185,6 +193,8 @@ async def aevaluate(
     except BaseException:
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         if the_journal is not None:
@@ -241,6 +251,7 @@ def evaluate(
     keep_samples: bool | None = None,
     engine: str = "local",
     ray_address: str | None = None,
+    record: Any = True,
 ) -> EvaluationResult:
     """Score ``data`` (a file, a pandas DataFrame, a Hugging Face Dataset, a list of dicts or
     ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
@@ -253,5 +264,6 @@ def evaluate(
         data, metrics, judge=judge, embedder=embedder, concurrency=concurrency, cache=cache, journal=journal,
         resume=resume, show_progress=show_progress, judge_options=judge_options, prompts=prompts,
         language=language, out=out, keep_samples=keep_samples, engine=engine, ray_address=ray_address,
+        record=record,
     ))
 

@@ -4,6 +4,12 @@ One JSON line per (sample, metric) score, flushed as soon as it is known; the op
 system keeps what was written even when the process is killed. A rerun with the same
 identity reads the journal back and computes only what is missing (transient failures
 are tried again). A torn last line (killed mid-write) is ignored.
+
+Two runs of one identity may write one journal at once (the same command started twice).
+So the file is opened with ``O_APPEND`` and each line goes out in one ``write`` call: the
+kernel puts every line whole at the end of the file, whoever wrote last. A new journal
+appears with its header already in it (written beside it, then linked into place), so a
+second run never sees a headerless file and replaces it.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ragmeter.metrics.score import MetricScore
 
@@ -22,7 +28,7 @@ class Journal:
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
         self.path = Path(path)
         self.header = header
-        self._file: TextIO | None = None
+        self._fd: int | None = None
 
     def belongs_to_this_run(self) -> bool:
         """Whether the file on disk was written by a run with this identity."""
@@ -56,24 +62,49 @@ class Journal:
     def open(self, fresh: bool) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # another run's journal at this path is replaced, never mixed with ours
-        start_new = fresh or not self.belongs_to_this_run()
-        self._file = self.path.open("w" if start_new else "a", encoding="utf-8")
-        if start_new:
-            self._write({"type": "header", **self.header})
-        else:
-            # a killed writer may have left a torn line; start ours on a fresh one
-            self._file.write("\n")
+        if fresh or not self.belongs_to_this_run():
+            self._install_header(replace=fresh or self.path.exists())
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        if not self._ends_with_newline():  # a killed writer left a torn line; start ours on a fresh one
+            os.write(self._fd, b"\n")
+
+    def _ends_with_newline(self) -> bool:
+        with self.path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            if handle.tell() == 0:
+                return True
+            handle.seek(-1, os.SEEK_END)
+            return handle.read(1) == b"\n"
+
+    def _install_header(self, replace: bool) -> None:
+        """Put a journal holding only the header at ``path``: replacing what is there, or,
+        when nothing is, creating it unless an identical run got there first."""
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"type": "header", **self.header}, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            if replace:
+                os.replace(tmp, self.path)
+                return
+            try:
+                os.link(tmp, self.path)  # atomic, and fails if the file appeared meanwhile
+            except FileExistsError:
+                if not self.belongs_to_this_run():
+                    os.replace(tmp, self.path)
+        finally:
+            tmp.unlink(missing_ok=True)
 
     def append(self, key: ScoreKey, score: MetricScore) -> None:
         row, fingerprint, metric = key
         self._write({"type": "score", "row": row, "fp": fingerprint, "metric": metric, "score": score.model_dump(mode="json")})
 
     def _write(self, record: dict[str, Any]) -> None:
-        assert self._file is not None, "journal not open"
-        self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._file.flush()
+        assert self._fd is not None, "journal not open"
+        line = (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
+        written = os.write(self._fd, line)  # one call: the line lands whole (O_APPEND)
+        while written < len(line):  # a short write (a full disk, a signal): finish the line
+            written += os.write(self._fd, line[written:])
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None

@@ -184,7 +184,8 @@ class _BatchScorer:
         # to the actor's CPUs, so without it torch uses one thread per actor
         self.embedder = (
             get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                         threads=judge_options.threads)
+                         threads=judge_options.threads, timeout=judge_options.timeout,
+                         max_attempts=judge_options.max_attempts)
             if any(m.uses_embedder for m in metrics) else None
         )
 
@@ -328,6 +329,7 @@ async def run_on_ray(
     concurrency: int,
     show_progress: bool,
     ray_address: str | None,
+    recorder: Any = None,
 ) -> EvaluationResult:
     """Score ``stream`` on Ray and return the result ``aevaluate`` would have returned.
 
@@ -335,7 +337,7 @@ async def run_on_ray(
     ``driver_judge`` and ``driver_embedder`` are the driver's (built for their names and for
     translating prompts; they score nothing here, and their usage is added to the workers')."""
     names = [m.name for m in metrics]
-    sink = ResultSink(names, writer, keep_samples)
+    sink = ResultSink(names, writer, keep_samples, recorder)
     # an object here belongs to no metric that uses it (``prepare`` checked): not sent
     judge_name = judge_spec if isinstance(judge_spec, str) else None
     embedder_name = embedder_spec if isinstance(embedder_spec, str) else None
@@ -427,6 +429,8 @@ async def run_on_ray(
             future.cancel()
         if writer is not None:
             writer.abort()
+        if recorder is not None:
+            recorder.abort()
         raise
     finally:
         pool.stop()

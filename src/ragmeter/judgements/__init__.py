@@ -13,6 +13,7 @@ memoises them), so neither has to import the other's vocabulary from above:
 from ragmeter.judgements import needs
 from ragmeter.judgements.needs import DEPENDS_ON, Need
 from ragmeter.judgements.outputs import (
+    ChunkRelevance,
     Claims,
     CoveredPart,
     Critique,
@@ -27,6 +28,7 @@ from ragmeter.judgements.task_prompts import DEFAULT_PROMPTS
 from ragmeter.judgements.tasks import TASK_KINDS, Outcome, Sections, Task, TaskKind, empty_output, make_task
 
 __all__ = [
+    "ChunkRelevance",
     "DEFAULT_PROMPTS",
     "DEPENDS_ON",
     "TASK_KINDS",

@@ -38,6 +38,7 @@ ANSWER_IN_GROUND_TRUTH = Need("answer_in_ground_truth", "answer_in_ground_truth"
 GROUND_TRUTH_IN_ANSWER = Need("ground_truth_in_answer", "ground_truth_in_answer")
 ENTITIES = Need("entities", "entities")
 CONTEXT_USEFULNESS = Need("context_usefulness", "context_usefulness")
+CHUNK_RELEVANCE = Need("chunk_relevance", "chunk_relevance")
 
 
 def answer_questions(n: int) -> Need:

@@ -9,8 +9,21 @@ Reasons come before verdicts so that the judge reasons first.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated
 
-from pydantic import BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, create_model
+
+
+def _not_blank(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be blank: write a real question")
+    return text
+
+
+NonBlankText = Annotated[str, AfterValidator(_not_blank)]
+"""A string with at least one non-space character: a blank generated question would be
+averaged as a question that matches nothing (or silently dropped), so it is a validation
+failure, repaired by the judge's re-ask or reported as ``JudgeOutputInvalid``."""
 
 
 class Claims(BaseModel):
@@ -23,7 +36,7 @@ class Verdict(BaseModel):
 
 
 class Questions(BaseModel):
-    questions: list[str]
+    questions: list[NonBlankText]
     noncommittal: bool = Field(description="true if the answer is evasive, vague or a refusal")
 
 
@@ -51,20 +64,40 @@ def verdicts_type(n: int) -> type[BaseModel]:
     )
 
 
+class ChunkRelevance(BaseModel):
+    """One retrieved chunk's relevance to the question (``context_relevance``)."""
+
+    reason: str = Field(description="one short sentence")
+    relevance: float = Field(ge=0.0, le=1.0, description="1 answers the question, 0.5 answers part of it, 0 does not help")
+
+    @property
+    def verdict(self) -> bool:
+        """Relevant: it answers at least part of the question."""
+        return self.relevance >= 0.5
+
+
+@lru_cache(maxsize=512)
+def chunk_relevances_type(n: int) -> type[BaseModel]:
+    """``{"verdicts": [ChunkRelevance] * n}``: exactly one judgement per chunk. Named
+    ``verdicts`` like the yes/no lists, so the cascade replaces uncertain items the same way."""
+    return create_model(
+        f"ChunkRelevances{n}",
+        verdicts=(list[ChunkRelevance], Field(min_length=n, max_length=n, description=f"exactly {n}, in order")),
+    )
+
+
 @lru_cache(maxsize=64)
 def questions_type(n: int) -> type[BaseModel]:
     return create_model(
         f"Questions{n}",
         __base__=Questions,
-        questions=(list[str], Field(min_length=n, max_length=n, description=f"exactly {n} questions")),
+        questions=(list[NonBlankText], Field(min_length=n, max_length=n, description=f"exactly {n} questions")),
     )
 
 
 @lru_cache(maxsize=512)
 def sentence_selection_type(n: int) -> type[BaseModel]:
     """Sentence numbers limited to 1..n, so a number that points nowhere is sent back for repair."""
-    from typing import Annotated
-
     return create_model(
         f"SentenceSelection{n}",
         __base__=SentenceSelection,

@@ -15,13 +15,14 @@ answer_in_ground_truth     answer correctness, factual correctness, noise sensit
 ground_truth_in_answer     answer correctness, factual correctness
 answer_questions           answer relevancy
 context_usefulness         context precision
+chunk_relevance            context relevance
 relevant_sentences         context relevancy
 entities                   context entity recall
 critique                   aspect critiques (the criterion is added per aspect)
 =========================  ==============================================================
 
 Examples are kept to one short line each: they are sent with every call, so every word
-costs tokens on every sample. ``ragmeter.prompts.adapt`` translates them.
+costs tokens on every sample. ``ragmeter.judges.adapt`` translates them.
 """
 
 from __future__ import annotations
@@ -158,6 +159,25 @@ CONTEXT_USEFULNESS = TaskPrompt(
     ),
 )
 
+CHUNK_RELEVANCE = TaskPrompt(
+    name="chunk_relevance",
+    instruction=(
+        "For each <context>, in order, rate how much it helps answer the <question>: relevance 1 "
+        "if it answers it, 0.5 if it answers part of it, 0 if it does not help, even when it "
+        "shares the question's topic or words. Give a one-sentence reason first."
+    ),
+    examples=(
+        Example(
+            input={"question": "What county is Ackley, Iowa in?", "context": [
+                "Ackley is a city in Franklin and Hardin Counties in Iowa.", "Hockley County is in northwestern Texas."]},
+            output={"verdicts": [
+                {"reason": "It names Ackley's counties.", "relevance": 1.0},
+                {"reason": "A county of the same name, not Ackley's.", "relevance": 0.0},
+            ]},
+        ),
+    ),
+)
+
 RELEVANT_SENTENCES = TaskPrompt(
     name="relevant_sentences",
     instruction=(
@@ -212,6 +232,7 @@ DEFAULT_PROMPTS = PromptSet(
         GROUND_TRUTH_IN_ANSWER,
         ANSWER_QUESTIONS,
         CONTEXT_USEFULNESS,
+        CHUNK_RELEVANCE,
         RELEVANT_SENTENCES,
         ENTITIES,
         CRITIQUE,

@@ -13,7 +13,15 @@ from typing import Callable
 from pydantic import BaseModel
 
 from ragmeter.judgements.needs import DEPENDS_ON, Need
-from ragmeter.judgements.outputs import Claims, Critique, Entities, questions_type, sentence_selection_type, verdicts_type
+from ragmeter.judgements.outputs import (
+    Claims,
+    Critique,
+    Entities,
+    chunk_relevances_type,
+    questions_type,
+    sentence_selection_type,
+    verdicts_type,
+)
 
 Sections = dict[str, "str | list[str]"]
 """Tag name -> text, or list of texts for numbered tags, in the order they are shown."""
@@ -56,6 +64,7 @@ TASK_KINDS: dict[str, TaskKind] = {
     "ground_truth_in_answer": TaskKind(("answer", "ground_truth_claim"), items="ground_truth_claim"),
     "answer_questions": TaskKind(("question", "answer"), output=lambda need, n: questions_type(need.count)),
     "context_usefulness": TaskKind(("question", "ground_truth", "context"), items="context"),
+    "chunk_relevance": TaskKind(("question", "context"), items="context", output=lambda need, n: chunk_relevances_type(n)),
     "relevant_sentences": TaskKind(("question", "sentence"), items="sentence", output=lambda need, n: sentence_selection_type(n)),
     "entities": TaskKind(("ground_truth", "context"), output=lambda need, n: Entities),
     "critique": TaskKind(("question", "answer", "context"), output=lambda need, n: Critique),

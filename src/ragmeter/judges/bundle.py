@@ -86,15 +86,19 @@ async def ask(
     return {t.key: getattr(reply, t.key) for t in tasks}
 
 
-async def ask_all(judge: FreeFormJudge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet) -> dict[str, Outcome]:
-    """Every task's outcome: one bundled call, split into single-task calls if its reply is unusable."""
+async def ask_all(
+    judge: FreeFormJudge, tasks: Sequence[Task], sections: Sections, prompts: PromptSet, *, per_task: bool = False
+) -> dict[str, Outcome]:
+    """Every task's outcome: one bundled call, split into single-task calls if its reply is
+    unusable; with ``per_task`` the single-task calls at once (one call per kind of judgement)."""
     if not tasks:
         return {}
-    try:
-        return dict(await ask(judge, tasks, sections, prompts))
-    except JudgeOutputInvalid as exc:
-        if len(tasks) == 1:
-            return {tasks[0].key: exc}
+    if not per_task:
+        try:
+            return dict(await ask(judge, tasks, sections, prompts))
+        except JudgeOutputInvalid as exc:
+            if len(tasks) == 1:
+                return {tasks[0].key: exc}
 
     async def alone(task: Task) -> tuple[str, Outcome]:
         try:

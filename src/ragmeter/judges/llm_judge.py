@@ -7,10 +7,11 @@
       -> parse + validate; on failure one repair re-ask carrying the error
       -> Type instance, or JudgeOutputInvalid / JudgeTimeout / JudgeUnavailable / ...
 
-Completions are cached per request, including the repair re-ask, so a rerun replays the
-same conversation without sending anything. As a ``PromptingJudge`` it answers the facts
-layer's tasks in one bundled call per phase; ``dry_run`` gives a twin over a backend that
-sends nothing (``dry_run.SyntheticBackend``).
+Only completions that validated are cached (the repair re-ask's too, when it validated), so a
+rerun replays a good conversation without sending anything, and a reply that was cut off or
+malformed is asked again once the server has recovered instead of being replayed for good.
+As a ``PromptingJudge`` it answers the facts layer's tasks in one bundled call per phase;
+``dry_run`` gives a twin over a backend that sends nothing (``dry_run.SyntheticBackend``).
 """
 
 from __future__ import annotations
@@ -22,13 +23,14 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from ragmeter.calls.breaker import CircuitBreaker
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.errors import JudgeOutputInvalid
 from ragmeter.judges.dry_run import SyntheticBackend
-from ragmeter.judges.prompting import PromptingJudge
+from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
 from ragmeter.judges.protocol import (
     ChatBackend,
     ChatCompletion,
@@ -60,7 +62,8 @@ class LLMJudge(PromptingJudge):
 
     ``structured`` picks how JSON is asked for ("auto" starts with ``json_schema`` and steps
     down once if the server rejects it). ``temperature`` defaults to 0 so that reruns agree.
-    ``write_cache=False`` reads the cache without adding to it (the dry run).
+    ``write_cache=False`` reads the cache without adding to it (the dry run). ``layout`` is
+    "bundled" or "per_task" (see ``ragmeter.judges.prompting.LAYOUTS``).
     """
 
     def __init__(
@@ -77,13 +80,18 @@ class LLMJudge(PromptingJudge):
         max_tokens: int | None = None,
         seed: int | None = None,
         write_cache: bool = True,
+        layout: str = "bundled",
     ) -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+        self.layout = layout
         self.backend = backend
         self.write_cache = write_cache
         self.name = name or backend.identity
         self.cache = cache
         self.policy = policy or RetryPolicy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
+        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:
@@ -153,11 +161,15 @@ class LLMJudge(PromptingJudge):
             }
         )
 
-    def cached(self, key: str) -> ChatCompletion | None:
-        """The cached completion for ``key`` (counted as a cache hit), or None."""
+    def cached(self, key: str, output_type: type[BaseModel] | None = None) -> ChatCompletion | None:
+        """The cached completion for ``key`` (counted as a cache hit), or None. With
+        ``output_type``, an entry that does not validate is a miss (caches written before only
+        valid replies were kept may hold one)."""
         if self.cache is None or (hit := self.cache.get(CACHE_NAMESPACE, key)) is None:
             return None
         completion = ChatCompletion(**json.loads(hit))
+        if output_type is not None and not _validates(completion, output_type):
+            return None
         self.usage.cache_hits += 1
         self.usage.cached_prompt_tokens += completion.prompt_tokens
         self.usage.cached_completion_tokens += completion.completion_tokens
@@ -165,7 +177,7 @@ class LLMJudge(PromptingJudge):
 
     async def _complete(self, request: ChatRequest, output_type: type[BaseModel]) -> ChatCompletion:
         key = self.cache_key(request, output_type)
-        if (completion := self.cached(key)) is not None:
+        if (completion := self.cached(key, output_type)) is not None:
             return completion
 
         async def attempt() -> ChatCompletion:
@@ -174,7 +186,7 @@ class LLMJudge(PromptingJudge):
 
         try:
             completion = await call_with_retries(
-                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name
+                attempt, self.policy, self.limiter, on_retry=self._on_retry, what=self.name, breaker=self.breaker
             )
         except StructuredOutputUnsupported:
             raise
@@ -186,7 +198,7 @@ class LLMJudge(PromptingJudge):
         self.usage.add_cost(
             self.prices.cost(self.backend.model, completion.prompt_tokens, completion.completion_tokens)
         )
-        if self.cache is not None and self.write_cache:
+        if self.cache is not None and self.write_cache and _validates(completion, output_type):
             self.cache.put(CACHE_NAMESPACE, key, json.dumps(completion.__dict__).encode())
         return completion
 
@@ -216,3 +228,12 @@ class LLMJudge(PromptingJudge):
 
     def __repr__(self) -> str:
         return f"LLMJudge({self.name!r}, mode={self.mode!r})"
+
+
+def _validates(completion: ChatCompletion, output_type: type[BaseModel]) -> bool:
+    """Whether the reply parses into ``output_type``: the condition for it to be cached."""
+    try:
+        parse_output(completion.content, output_type)
+    except OutputParseError:
+        return False
+    return True

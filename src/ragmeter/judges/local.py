@@ -54,7 +54,7 @@ class LocalJudge:
         self.solver = LocalSolver(self.models)
 
     def model(self, kind: str) -> Any:
-        """The loaded model of ``kind`` ("encoder", "verifier", "relevance"), built once."""
+        """The loaded model of ``kind`` ("encoder", "verifier", "relevance", "chunk_relevance"), built once."""
         return self.models.model(kind)
 
     async def solve_with_probabilities(self, tasks: Sequence[Task], sections: Sections) -> Solved:

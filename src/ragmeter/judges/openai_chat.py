@@ -7,9 +7,11 @@ caching, retries, limits and parsing live in ``LLMJudge``, the same for every ba
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
+from ragmeter.calls.retry import TransientCallError
 from ragmeter.errors import JudgeRequestRejected, JudgeUnavailable
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest, StructuredOutputUnsupported
 
@@ -53,6 +55,8 @@ class OpenAIChatBackend:
             ):
                 raise StructuredOutputUnsupported(f"{self.identity}: {self.connection.describe(exc)}") from None
             self.connection.raise_mapped(exc, self.identity, JudgeRequestRejected, JudgeUnavailable)
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON (a proxy's error page, a cut stream)
+            raise TransientCallError(f"{self.identity}: the response body is not JSON ({exc})") from None
         if not response.choices:
             raise JudgeRequestRejected(f"{self.identity}: the response had no choices")
         choice = response.choices[0]

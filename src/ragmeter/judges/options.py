@@ -27,6 +27,8 @@ class JudgeOptions:
     "json_object", "prompt"), ``temperature`` (0 so that reruns agree), ``max_tokens``,
     ``seed``. Local judge: ``verifier`` ("alignment" or "nli:NAME_OR_PATH"), ``threads``
     (torch CPU threads). Cascade: ``band``, the local probabilities counted as uncertain.
+    ``layout``: "bundled" (a phase's tasks in one call) or "per_task" (one call per kind of
+    judgement); LLM judges only.
     """
 
     timeout: float = 60.0
@@ -40,6 +42,7 @@ class JudgeOptions:
     verifier: str = "alignment"
     band: tuple[float, float] = DEFAULT_BAND
     threads: int | None = None
+    layout: str = "bundled"
 
     @classmethod
     def of(cls, value: "JudgeOptions | Mapping[str, Any] | None") -> "JudgeOptions":

@@ -23,6 +23,9 @@ T = TypeVar("T", bound=BaseModel)
 
 PROMPTING_CONCURRENCY = 16
 """Samples in flight with an LLM judge: enough to hide latency, few enough for rate limits."""
+LAYOUTS = ("bundled", "per_task")
+"""How a phase's tasks are asked: in one call (``bundled``), or one call per kind of
+judgement (``per_task``, as most peers do; ``ragmeter align --layout both`` compares them)."""
 
 
 class PromptingJudge:
@@ -32,12 +35,13 @@ class PromptingJudge:
     name: str
     concurrency: int = PROMPTING_CONCURRENCY
     generative: bool = True
+    layout: str = "bundled"
 
     async def generate(self, prompt: Prompt, output_type: type[T], *, temperature: float | None = None) -> T:
         raise NotImplementedError
 
     async def solve(self, tasks: Sequence[Task], sections: Sections, prompts: PromptSet) -> dict[str, Outcome]:
-        return await ask_all(self, tasks, sections, prompts)
+        return await ask_all(self, tasks, sections, prompts, per_task=self.layout == "per_task")
 
     async def vote(
         self, task: Task, sections: Sections, prompts: PromptSet, votes: int, temperature: float

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ragmeter.calls.cache import CacheSetting, open_cache
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.llm_judge import LLMJudge
@@ -98,7 +99,7 @@ def get_judge(
         backend = OpenAIChatBackend(parsed.model, parsed.base_url)
     return LLMJudge(
         backend,
-        name=text,
+        name=mask_secrets(text),  # shown in run info, errors, logs: no credentials
         cache=open_cache(cache),
         policy=RetryPolicy(max_attempts=settings.max_attempts, timeout=settings.timeout),
         max_concurrency=settings.max_concurrency,
@@ -107,4 +108,5 @@ def get_judge(
         temperature=settings.temperature,
         max_tokens=settings.max_tokens,
         seed=settings.seed,
+        layout=settings.layout,
     )

@@ -46,66 +46,28 @@ Limits, on purpose (a wrong rewrite is worse than none):
   pronouns inside a claim are not touched.
 * spaCy's small model labels the entities; a wrong label can pick a wrong referent.
 * Sentences that ask a question, and hedges, refusals and fillers ("I'm not sure", "Hope
-  this helps", see ``ragmeter.local.answer.noncommittal``) are not claims; a text that is
+  this helps", see ``ragmeter.local.hedges.noncommittal``) are not claims; a text that is
   noncommittal as a whole has none.
 * English rules: other languages are split into sentences only.
+
+Public clause API (what question parts, coverage and the critiques build on): ``Clause``
+and ``clauses_of``; ``Piece`` (a clause's tokens and pronoun replacements), ``trim``,
+``render``; ``entities_of``, ``mention_text``, ``is_head_entity`` and ``can_refer`` (may a
+pronoun point to an entity of this label).
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ragmeter.local import nlp as _nlp
+from ragmeter.local.hedges import noncommittal, piece_kind
+from ragmeter.local.nlp import VALUE_LABELS, parse
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token
-
-# --- parsing: one spaCy pass per text, cached -------------------------------------------
-
-_DOCS: "OrderedDict[str, Doc]" = OrderedDict()
-_DOCS_LOCK = threading.Lock()
-DOC_CACHE_SIZE = 2048
-"""Parsed texts kept (least recently used dropped): claims, coverage and the critiques of
-one answer share one parse."""
-
-_GLUED = re.compile(r"(?<=[a-z0-9)\]\"'])\.(?=[A-Z][a-z])")
-
-
-def parse(texts: Sequence[str], batch_size: int = 64) -> "list[Doc]":
-    """spaCy ``Doc`` of each text (shared pipeline ``nlp.load_nlp``), uncached ones in one pipe.
-
-    Why not ``nlp.analyse``: the clause rules need the tokens and their tags, which the
-    analysis drops. A full stop glued to the next sentence ("Paris.The") is given back its
-    space first, as ``nlp.analyse`` does.
-    """
-    out: "list[Doc | None]" = [None] * len(texts)
-    todo: dict[str, list[int]] = {}
-    with _DOCS_LOCK:
-        for i, text in enumerate(texts):
-            hit = _DOCS.get(text)
-            if hit is not None:
-                _DOCS.move_to_end(text)
-                out[i] = hit
-            else:
-                todo.setdefault(text, []).append(i)
-    if todo:
-        pipeline = _nlp.load_nlp()
-        pending = list(todo)
-        docs = list(pipeline.pipe((_GLUED.sub(". ", t) for t in pending), batch_size=batch_size))
-        with _DOCS_LOCK:
-            for text, doc in zip(pending, docs):
-                for i in todo[text]:
-                    out[i] = doc
-                _DOCS[text] = doc
-                _DOCS.move_to_end(text)
-            while len(_DOCS) > DOC_CACHE_SIZE:
-                _DOCS.popitem(last=False)
-    return out  # type: ignore[return-value]
-
 
 # --- word classes ----------------------------------------------------------------------
 
@@ -122,8 +84,6 @@ _COMMA_CONJ = frozenset({"so", "while", "whereas", "although", "though"})
 _SUBORDINATORS = frozenset({
     "if", "when", "whenever", "because", "although", "though", "while", "after", "before",
     "since", "unless", "until", "once", "as", "whereas", "whether"})
-_NUMERIC_LABELS = frozenset({"DATE", "TIME", "CARDINAL", "ORDINAL", "PERCENT", "QUANTITY",
-                             "MONEY"})
 _IT_LABELS = frozenset({"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW",
                         "LANGUAGE"})
 _THEY_LABELS = frozenset({"ORG"})
@@ -135,7 +95,7 @@ _LOCATIVE = frozenset({"in", "at", "near", "on", "off", "from", "outside", "insi
                        "across", "along", "between", "to", "into", "above", "below"})
 
 
-def _compatible(gender: str, label: str, plural: bool) -> bool:
+def can_refer(gender: str, label: str, plural: bool) -> bool:
     """Can a pronoun of this gender ("m", "f", "n" for it, "p" for they) refer to an entity
     with this spaCy label? ``label`` "" is a proper-noun subject the NER left unlabelled: it
     may be "it" or "they" (number agreeing), never "he"/"she" (too often a title or a genus);
@@ -148,7 +108,7 @@ def _compatible(gender: str, label: str, plural: bool) -> bool:
         return label in _IT_LABELS and not plural
     if label == "NORP":
         return plural
-    return label in _THEY_LABELS or (plural and label not in _NUMERIC_LABELS)
+    return label in _THEY_LABELS or (plural and label not in VALUE_LABELS)
 
 
 # --- the clause record -----------------------------------------------------------------
@@ -184,7 +144,7 @@ class Clause:
 
 
 @dataclass
-class _Piece:
+class Piece:
     """Tokens of one clause in order (not always contiguous), and pronoun replacements."""
 
     tokens: "list[Token]"
@@ -305,7 +265,7 @@ def _listed_predicate(toks: "Sequence[Token]", j: int) -> bool:
     return False
 
 
-def _split_coordination(piece: _Piece) -> list[_Piece]:
+def _split_coordination(piece: Piece) -> list[Piece]:
     """Split a clause at coordinating conjunctions, ";" and predicate-list commas."""
     toks = piece.tokens
     for i in range(1, len(toks) - 1):
@@ -340,8 +300,8 @@ def _split_coordination(piece: _Piece) -> list[_Piece]:
         if not right:
             continue
         if own:
-            pieces = [_Piece(list(left), piece.sentence, piece.question),
-                      _Piece(right, piece.sentence, piece.question)]
+            pieces = [Piece(list(left), piece.sentence, piece.question),
+                      Piece(right, piece.sentence, piece.question)]
         elif kind in ("conj", "comma", "semi") and (
                 _first_finite_after(toks, right_start) is not None
                 or kind == "comma" and _listed_predicate(toks, right_start)):
@@ -352,8 +312,8 @@ def _split_coordination(piece: _Piece) -> list[_Piece]:
                 continue
             if kind == "comma" and not any(x.lower_ in _CLAUSE_CONJ for x in toks[right_start:]):
                 continue  # a lone ", verb ..." is too often an apposition or a parenthesis
-            pieces = [_Piece(list(left), piece.sentence, piece.question),
-                      _Piece(subject + right, piece.sentence, piece.question, subject=subject)]
+            pieces = [Piece(list(left), piece.sentence, piece.question),
+                      Piece(subject + right, piece.sentence, piece.question, subject=subject)]
         else:
             continue
         return [pieces[0], *_split_coordination(pieces[1])]
@@ -376,7 +336,7 @@ def _entity_span(tok: "Token") -> "list[Token]":
     return [doc[x] for x in range(j, tok.i + 1)]
 
 
-def _split_relative(piece: _Piece) -> list[_Piece]:
+def _split_relative(piece: Piece) -> list[Piece]:
     """Take non-restrictive relative clauses after a name out as their own claim."""
     toks = piece.tokens
     for r in range(2, len(toks) - 1):
@@ -408,13 +368,13 @@ def _split_relative(piece: _Piece) -> list[_Piece]:
             rel = list(toks[r + 1:end])
         if not _has_finite(main) or not antecedent:
             continue
-        first = _Piece(main, piece.sentence, piece.question)
-        second = _Piece(antecedent + rel, piece.sentence, piece.question, subject=antecedent)
+        first = Piece(main, piece.sentence, piece.question)
+        second = Piece(antecedent + rel, piece.sentence, piece.question, subject=antecedent)
         return [*_split_relative(first), second]
     return [piece]
 
 
-def _strip(toks: "Sequence[Token]") -> "list[Token]":
+def trim(toks: "Sequence[Token]") -> "list[Token]":
     """Drop leading conjunctions/punctuation and trailing punctuation (kept apart: the
     sentence's end mark is added back when rendering)."""
     out = [t for t in toks if not t.is_space]
@@ -428,28 +388,26 @@ def _strip(toks: "Sequence[Token]") -> "list[Token]":
 
 def _drop_lead_in(toks: "list[Token]") -> "list[Token]":
     """"Here is the answer: X" -> "X": a lead-in before a colon with no content word."""
-    from ragmeter.local import answer as _answer
-
     for k, t in enumerate(toks[:8]):
         if t.text == ":" and 0 < k < len(toks) - 1:
-            if _answer.piece_kind(_render_tokens(toks[:k], {})) == "filler":
+            if piece_kind(_render_tokens(toks[:k], {})) == "filler":
                 return toks[k + 1:]
             break
     return toks
 
 
-def _sentence_pieces(doc: "Doc") -> list[_Piece]:
+def _sentence_pieces(doc: "Doc") -> list[Piece]:
     """Clauses of every sentence of ``doc`` (a line break also ends a sentence)."""
-    pieces: list[_Piece] = []
+    pieces: list[Piece] = []
     for index, group in enumerate(_sentence_groups(doc)):
         group = _drop_lead_in(group)
         question = any(t.text == "?" for t in group[-2:])
-        base = _Piece(_strip(group), index, question)
+        base = Piece(trim(group), index, question)
         if not base.tokens:
             continue
         for rel in _split_relative(base):
             for p in _split_coordination(rel):
-                p.tokens = _strip(p.tokens)
+                p.tokens = trim(p.tokens)
                 if p.tokens and any(t.is_alpha or t.like_num for t in p.tokens):
                     pieces.append(p)
     return pieces
@@ -511,7 +469,7 @@ class _Mention:
     plural: bool
 
 
-def _entities_of(toks: "Sequence[Token]") -> list[tuple["Token", "Token", str]]:
+def entities_of(toks: "Sequence[Token]") -> list[tuple["Token", "Token", str]]:
     """(first token, last token, label) of every named entity starting inside ``toks``."""
     ids = {t.i for t in toks}
     if not toks:
@@ -523,12 +481,13 @@ def _entities_of(toks: "Sequence[Token]") -> list[tuple["Token", "Token", str]]:
     return out
 
 
-def _mention_text(first: "Token", last: "Token", toks: "Sequence[Token]") -> str:
+def mention_text(first: "Token", last: "Token", toks: "Sequence[Token]") -> str:
+    """The words of ``toks`` from ``first`` to ``last``, as written."""
     ids = [t for t in toks if first.i <= t.i <= last.i]
     return _render_tokens(ids, {})
 
 
-def _is_head_entity(first: "Token", toks: "Sequence[Token]") -> bool:
+def is_head_entity(first: "Token", toks: "Sequence[Token]") -> bool:
     """The entity is not inside a prepositional phrase or after a possessive."""
     pos = [t.i for t in toks]
     if first.i not in pos:
@@ -563,7 +522,7 @@ def _expletive(toks: "Sequence[Token]", at: int) -> bool:
     return False
 
 
-def _pronoun_at(piece: _Piece) -> int | None:
+def _pronoun_at(piece: Piece) -> int | None:
     """Position of a replaceable pronoun: the first token, or the one right after a fronted
     phrase ("In 1921, he ...") opened by a preposition or an adverb."""
     toks = piece.tokens
@@ -600,10 +559,10 @@ class _Resolver:
             return []
         out = []
         toks = [t for t in doc if not t.is_space]
-        for first, last, label in _entities_of(toks):
-            if label in _NUMERIC_LABELS or not _is_head_entity(first, toks):
+        for first, last, label in entities_of(toks):
+            if label in VALUE_LABELS or not is_head_entity(first, toks):
                 continue
-            out.append(_Mention(_mention_text(first, last, toks), label, last.tag_ == "NNPS"))
+            out.append(_Mention(mention_text(first, last, toks), label, last.tag_ == "NNPS"))
         return out
 
     @staticmethod
@@ -613,13 +572,13 @@ class _Resolver:
         k = 1 if toks and toks[0].lower_ == "the" else 0
         if k >= len(toks) or toks[k].pos_ != "PROPN":
             return None
-        for f, last, label in _entities_of(toks):
-            if f.i in (toks[0].i, toks[k].i) and label not in _NUMERIC_LABELS:
-                return _Mention(_mention_text(f, last, toks), label, last.tag_ == "NNPS")
+        for f, last, label in entities_of(toks):
+            if f.i in (toks[0].i, toks[k].i) and label not in VALUE_LABELS:
+                return _Mention(mention_text(f, last, toks), label, last.tag_ == "NNPS")
         end = k
         while end + 1 < len(toks) and toks[end + 1].pos_ == "PROPN" and toks[end + 1].i == toks[end].i + 1:
             end += 1
-        return _Mention(_mention_text(toks[0], toks[end], toks), "", toks[end].tag_ == "NNPS")
+        return _Mention(mention_text(toks[0], toks[end], toks), "", toks[end].tag_ == "NNPS")
 
     @staticmethod
     def _named_complement(toks: "Sequence[Token]", ents: list) -> _Mention | None:
@@ -630,7 +589,7 @@ class _Resolver:
             return None
         for f, last, label in ents:
             if f.i == toks[v + 1].i and last.i == toks[-1].i:
-                return _Mention(_mention_text(f, last, toks), label, last.tag_ == "NNPS")
+                return _Mention(mention_text(f, last, toks), label, last.tag_ == "NNPS")
         return None
 
     def _find(self, gender: str) -> _Mention | None:
@@ -647,7 +606,7 @@ class _Resolver:
         * With nothing in the text, the question's subject entity (``_question_mentions``).
         """
         def fits(m: _Mention) -> bool:
-            return _compatible(gender, m.label, m.plural) and self.genders.get(
+            return can_refer(gender, m.label, m.plural) and self.genders.get(
                 self._full(m).text, gender) == gender
 
         for entry in reversed(self.history):
@@ -665,7 +624,7 @@ class _Resolver:
                 return None
         if all(head is None and not others for head, others, _ in self.history):
             for m in self.question:
-                if _compatible(gender, m.label, m.plural):
+                if can_refer(gender, m.label, m.plural):
                     return m
         return None
 
@@ -678,7 +637,7 @@ class _Resolver:
                 return other
         return m
 
-    def _resolve_possessives(self, piece: _Piece) -> None:
+    def _resolve_possessives(self, piece: Piece) -> None:
         """A possessive that opens the complement of "be" refers back to an earlier claim
         ("France is in Europe and Paris is *its* capital" -> "France's capital"): a thing is
         not its own capital. Deeper in the claim ("Kranz is known for his role") or after any
@@ -701,7 +660,7 @@ class _Resolver:
         piece.replace[at] = ref.text + ("'" if ref.text.endswith("s") else "'s")
         piece.referents.append((ref.text, ref.label))
 
-    def resolve(self, piece: _Piece) -> None:
+    def resolve(self, piece: Piece) -> None:
         toks = piece.tokens
         at = _pronoun_at(piece)
         subject_mention: _Mention | None = None
@@ -709,8 +668,8 @@ class _Resolver:
             low = toks[at].lower_
             possessive = toks[at].tag_ == "PRP$"
             gender = (_POSSESSIVE if possessive else _NOMINATIVE)[low]
-            named_before = any(_compatible(gender, label, last.tag_ == "NNPS")
-                               for _, last, label in _entities_of(toks[:at]))
+            named_before = any(can_refer(gender, label, last.tag_ == "NNPS")
+                               for _, last, label in entities_of(toks[:at]))
             if not named_before and not (low == "it" and _expletive(toks, at)):
                 ref = self._find(gender)
                 if ref is not None:
@@ -728,28 +687,28 @@ class _Resolver:
         if at is None or at not in piece.replace:
             self._resolve_possessives(piece)
         # remember this claim's names, its subject's first
-        ents = [(f, last, label) for f, last, label in _entities_of(toks) if label not in _NUMERIC_LABELS]
+        ents = [(f, last, label) for f, last, label in entities_of(toks) if label not in VALUE_LABELS]
         subject = _subject_tokens(toks)
         subject_ids = {t.i for t in subject} if subject else set()
         head: _Mention | None = subject_mention
         for f, last, label in ents:
-            m = _Mention(_mention_text(f, last, toks), label, last.tag_ == "NNPS")
+            m = _Mention(mention_text(f, last, toks), label, last.tag_ == "NNPS")
             self.names.append(m)
-            if head is None and f.i in subject_ids and _is_head_entity(f, toks):
+            if head is None and f.i in subject_ids and is_head_entity(f, toks):
                 head = m
         if head is None and subject is None:
             head = self._opening_name(toks)
         if head is None and subject and not any(t.ent_type_ for t in subject):
             names = [t for t in subject if t.pos_ == "PROPN"]
-            if names and names[-1] is subject[-1] and _is_head_entity(names[0], toks):
+            if names and names[-1] is subject[-1] and is_head_entity(names[0], toks):
                 first = names[0]
                 if first.i > 0 and first.doc[first.i - 1].lower_ == "the" and \
                         first.doc[first.i - 1] in subject:
                     first = first.doc[first.i - 1]
-                head = _Mention(_mention_text(first, names[-1], toks), "", names[-1].tag_ == "NNPS")
+                head = _Mention(mention_text(first, names[-1], toks), "", names[-1].tag_ == "NNPS")
         if head is None and subject:
             head = self._named_complement(toks, ents)
-        others = [_Mention(_mention_text(f, last, toks), label, last.tag_ == "NNPS")
+        others = [_Mention(mention_text(f, last, toks), label, last.tag_ == "NNPS")
                   for f, last, label in reversed(ents)]
         if head is not None:
             kind = "name"
@@ -778,7 +737,8 @@ def _render_tokens(toks: "Sequence[Token]", replace: dict[int, str]) -> str:
     return "".join(parts).strip()
 
 
-def _render(piece: _Piece) -> str:
+def render(piece: Piece) -> str:
+    """The clause as a sentence: replacements applied, capitalised, an end mark added."""
     text = _render_tokens(piece.tokens, piece.replace)
     first = piece.tokens[0]
     if text[:1].islower() and first.pos_ != "PROPN" and 0 not in piece.replace:
@@ -788,13 +748,13 @@ def _render(piece: _Piece) -> str:
     return text
 
 
-def _facts(piece: _Piece, text: str) -> dict[str, tuple]:
+def _facts(piece: Piece, text: str) -> dict[str, Any]:
     """The typed facts of a claim (entities, numbers, dates, content lemmas, negations)."""
     toks = piece.tokens
     entities = list(piece.referents)
     ent_ids = {k for k in piece.replace}
-    for f, last, label in _entities_of(toks):
-        entities.append((_mention_text(f, last, toks), label))
+    for f, last, label in entities_of(toks):
+        entities.append((mention_text(f, last, toks), label))
     date_values = _nlp.dates(text)
     numbers: list[str] = []
     content: list[str] = []
@@ -843,10 +803,8 @@ def clauses_of(texts: Sequence[str], questions: Sequence[str | None] | None = No
 
     Unlike ``extract_claims`` this keeps the hedges, fillers and questions (marked by
     ``Clause.kind``): question coverage and the critiques look at all of an answer. Texts and
-    questions are parsed together in one ``nlp.pipe`` (``parse``, cached).
+    questions are parsed together in one ``nlp.pipe`` (``nlp.parse``, cached).
     """
-    from ragmeter.local import answer as _answer  # answer imports this module
-
     qs = list(questions) if questions is not None else [None] * len(texts)
     if len(qs) != len(texts):
         raise ValueError(f"{len(texts)} texts but {len(qs)} questions")
@@ -863,11 +821,11 @@ def clauses_of(texts: Sequence[str], questions: Sequence[str | None] | None = No
         for piece in _sentence_pieces(doc):
             if not piece.question:
                 resolver.resolve(piece)
-            text_ = _render(piece)
+            text_ = render(piece)
             if piece.question:
                 kind = "question"
             else:
-                kind = _answer.piece_kind(text_)
+                kind = piece_kind(text_)
             clauses.append(Clause(text=text_, sentence=piece.sentence, kind=kind,
                                   **_facts(piece, text_)))
         out.append(clauses)
@@ -881,14 +839,12 @@ def extract_claims(texts: Sequence[str],
     ``questions`` (optional, one per text, ``None`` allowed) lend their main entity to a
     leading pronoun the text itself cannot resolve ("He was born in 1879." answering "When
     was Einstein born?" -> "Einstein was born in 1879."). A text that is noncommittal as a
-    whole ("I don't know.", ``answer.noncommittal`` >= 0.5) has no claims; so has a blank
+    whole ("I don't know.", ``hedges.noncommittal`` >= 0.5) has no claims; so has a blank
     one. Hedges, fillers and questions inside a text are left out; order is kept, and
     duplicate claims are kept once.
     """
-    from ragmeter.local import answer as _answer
-
     qs = list(questions) if questions is not None else [None] * len(texts)
-    flags = _answer.noncommittal(list(texts), qs)
+    flags = noncommittal(list(texts), qs)
     out: list[list[str]] = []
     for clauses, p in zip(clauses_of(texts, qs), flags):
         if p >= 0.5:

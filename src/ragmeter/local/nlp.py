@@ -44,6 +44,8 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ragmeter.errors import JudgeError
 from ragmeter.extras import require
+from ragmeter.local import caches
+from ragmeter.local.normalise import drop_digit_separators, normalise_entity, normalise_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
@@ -102,37 +104,6 @@ def load_nlp() -> "Language":
             "tried " + "; ".join(errors))
 
 
-# --- normal forms ------------------------------------------------------------------------
-
-_ARTICLES = re.compile(r"^(?:the|a|an)\s+")
-_DIGIT_SEP = re.compile(r"(?<=\d)[,\u00a0\u202f\u2009'](?=\d{3}\b)")
-_NON_WORD = re.compile(r"[^\w\s]")
-_SPACES = re.compile(r"\s+")
-
-
-def normalise_text(text: str) -> str:
-    """NFKC, casefold, digit separators dropped, punctuation to spaces, spaces collapsed.
-
-    The common ground on which entity strings are compared with each other and searched for
-    in a passage.
-    """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = text.replace("\u2019", "'").replace("'s ", " ").replace("s' ", "s ")
-    if text.endswith("'s"):
-        text = text[:-2]
-    text = _DIGIT_SEP.sub("", text)
-    text = _NON_WORD.sub(" ", text)
-    return _SPACES.sub(" ", text).strip()
-
-
-def normalise_entity(text: str) -> str:
-    """An entity's comparable form: ``normalise_text`` without a leading article.
-
-    "The Oberoi Group's" -> "oberoi group"; "1,000 Islands" -> "1000 islands".
-    """
-    return _ARTICLES.sub("", normalise_text(text))
-
-
 # --- numbers -----------------------------------------------------------------------------
 
 _UNITS = {w: i for i, w in enumerate(
@@ -165,7 +136,7 @@ def number_value(word: str) -> str | None:
         return None
     if _NUMERIC.match(w):
         w = re.sub(r"(?:st|nd|rd|th|s|%)$", "", w)
-        w = _DIGIT_SEP.sub("", w)
+        w = drop_digit_separators(w)
         if w.count(",") and w.count(".") == 0 and re.fullmatch(r"\d+,\d{1,2}", w):
             w = w.replace(",", ".")  # "2,5": a decimal comma
         w = w.replace(",", "")
@@ -491,11 +462,19 @@ of contexts that other judgements have already analysed whole, and gets them fro
 instead of from a second parse."""
 
 
-def clear_cache() -> None:
-    """Forget every cached analysis (frees memory; the next ``analyse`` starts cold)."""
+_DOCS: "OrderedDict[str, Doc]" = OrderedDict()
+DOC_CACHE_SIZE = 2048
+"""Parsed texts kept whole for the clause rules (``parse``): claims, coverage and the
+critiques of one answer share one parse."""
+
+
+@caches.register
+def _clear_texts() -> None:
+    """Forget every cached doc and analysis (``caches.clear_caches`` calls this)."""
     with _CACHE_LOCK:
         _CACHE.clear()
         _SENTENCES.clear()
+        _DOCS.clear()
 
 
 def _known_sentence(text: str, entities: bool) -> Analysis | None:
@@ -508,6 +487,40 @@ def _known_sentence(text: str, entities: bool) -> Analysis | None:
 
 
 _LINES = re.compile(r"\s*\n\s*")
+PIECE_CHARS = 100_000
+"""Longest text spaCy reads in one go. spaCy refuses texts over ``nlp.max_length`` (1,000,000
+characters) with an error, and in a batched pipe that error would fail every other text of
+the batch; so a longer text is read in pieces cut at sentence ends (``pieces``) and its
+sentences put together, as the lines of a text are. 100,000 characters also keeps the
+pipeline's working memory per piece small."""
+_SENTENCE_END = re.compile(r"[.!?][\"')\]]*\s+")
+
+
+def pieces(text: str, limit: int | None = None) -> list[str]:
+    """``text`` cut into stripped pieces of at most ``limit`` characters (``PIECE_CHARS``).
+
+    Each cut is at the last sentence end (". ", "! ", "? ") of the window, else at its last
+    space when that keeps at least half of it, else at ``limit`` (one endless word).
+    """
+    limit = limit or PIECE_CHARS
+    out: list[str] = []
+    start = 0
+    while len(text) - start > limit:
+        window = text[start:start + limit]
+        ends = [m.end() for m in _SENTENCE_END.finditer(window, limit // 2)]
+        cut = ends[-1] if ends else window.rfind(" ") + 1
+        if cut < limit // 2:
+            cut = limit
+        out.append(text[start:start + cut])
+        start += cut
+    out.append(text[start:])
+    return [p.strip() for p in out if p.strip()]
+
+
+def _units(text: str) -> list[str]:
+    """What ``analyse`` gives spaCy for ``text``: its lines, each long line in pieces."""
+    return [p for line in _LINES.split(text.strip()) if line
+            for p in (pieces(line) if len(line) > PIECE_CHARS else [line])]
 
 
 def analyse(texts: Sequence[str], entities: bool = True, batch_size: int = 64) -> list[Analysis]:
@@ -516,12 +529,13 @@ def analyse(texts: Sequence[str], entities: bool = True, batch_size: int = 64) -
     A text with line breaks is analysed line by line and the lines' sentences put together:
     a line break always ends a sentence, and contexts joined with "\n" into one premise
     reuse the analyses of the same contexts scored one by one (and the other way round).
+    A line longer than ``PIECE_CHARS`` is analysed in pieces cut at sentence ends.
 
     ``entities=False`` skips the named-entity recogniser, about half of the pipeline's time:
     a premise is searched for a claim's names as text, so its own entities are never needed.
     A cached analysis with entities serves both kinds of request.
     """
-    lines = {t: [p for p in _LINES.split(t.strip()) if p] for t in texts if "\n" in t}
+    lines = {t: _units(t) for t in texts if "\n" in t or len(t) > PIECE_CHARS}
     units = list(dict.fromkeys(
         u for t in texts for u in (lines[t] if t in lines else [t])))
     done = dict(zip(units, _analyse_units(units, entities, batch_size)))
@@ -569,6 +583,47 @@ def _analyse_units(texts: Sequence[str], entities: bool, batch_size: int) -> lis
                 _CACHE.popitem(last=False)
             while len(_SENTENCES) > SENTENCE_CACHE_SIZE:
                 _SENTENCES.popitem(last=False)
+    return out  # type: ignore[return-value]
+
+
+def parse(texts: Sequence[str], batch_size: int = 64) -> "list[Doc]":
+    """spaCy ``Doc`` of each text (the shared pipeline), uncached ones in one pipe.
+
+    Why beside ``analyse`` and not through it: the clause rules (``claims``) need the tokens
+    and their tags, which the analysis drops. Both caches live here, under one lock, so
+    spaCy is run and its results kept in this module only. A full stop glued to the next
+    sentence ("Paris.The") is given back its space first, as ``analyse`` does. A text
+    longer than ``PIECE_CHARS`` is read in pieces (``pieces``) joined into one doc.
+    """
+    out: "list[Doc | None]" = [None] * len(texts)
+    todo: dict[str, list[int]] = {}
+    with _CACHE_LOCK:
+        for i, text in enumerate(texts):
+            hit = _DOCS.get(text)
+            if hit is not None:
+                _DOCS.move_to_end(text)
+                out[i] = hit
+            else:
+                todo.setdefault(text, []).append(i)
+    if todo:
+        pipeline = load_nlp()
+        pending = list(todo)
+        short = [t for t in pending if len(t) <= PIECE_CHARS]
+        read = dict(zip(short, pipeline.pipe((_repair(t) for t in short), batch_size=batch_size)))
+        for text in pending:
+            if text not in read:  # a long text: its pieces' docs joined into one
+                from spacy.tokens import Doc
+
+                read[text] = Doc.from_docs(parse(pieces(text), batch_size))
+        docs = [read[t] for t in pending]
+        with _CACHE_LOCK:
+            for text, doc in zip(pending, docs):
+                for i in todo[text]:
+                    out[i] = doc
+                _DOCS[text] = doc
+                _DOCS.move_to_end(text)
+            while len(_DOCS) > DOC_CACHE_SIZE:
+                _DOCS.popitem(last=False)
     return out  # type: ignore[return-value]
 
 
@@ -628,6 +683,14 @@ def _ranks() -> dict[str, int]:
                     ranks[word] = i + 1
             _RANKS = ranks
     return _RANKS
+
+
+@caches.register
+def _clear_ranks() -> None:
+    global _RANKS
+    with _RANKS_LOCK:
+        _RANKS = None
+    word_weight.cache_clear()
 
 
 @functools.lru_cache(maxsize=65536)

@@ -12,7 +12,7 @@ a dense retriever does not already use. ``RelevanceScorer`` adds two lexical one
   together (an answer sits in a sentence, not in words scattered over a page).
 
 Both weight words by rarity (``nlp.word_weight``: an IDF proxy read from MiniLM's
-frequency-ordered vocabulary, no corpus shipped), match words fuzzily (``_same_word``:
+frequency-ordered vocabulary, no corpus shipped), match words fuzzily (``same_word``:
 "german"/"germany") and treat two question words written as one ("gall bladder" /
 "gallbladder") as found.
 
@@ -37,7 +37,8 @@ import numpy as np
 
 from ragmeter.local import nlp
 from ragmeter.local.nlp import Analysis, Sentence
-from ragmeter.local.verifier import SentenceEncoder, _same_word, default_encoder
+from ragmeter.local.normalise import same_word
+from ragmeter.local.verifier import SentenceEncoder, default_encoder
 
 
 class RelevanceScorer:
@@ -150,7 +151,7 @@ def key_terms(question: Analysis) -> list[str]:
 def _term_hits(terms: Sequence[str], sentence: Sentence) -> np.ndarray:
     """How many times the sentence uses each term.
 
-    A term is used by a content word that matches it (``_same_word``), and also where
+    A term is used by a content word that matches it (``same_word``), and also where
     two neighbouring terms are written as one word ("gall bladder" / "gallbladder") or one
     term as two neighbouring words ("gallbladder" / "gall bladder").
     """
@@ -162,7 +163,7 @@ def _term_hits(terms: Sequence[str], sentence: Sentence) -> np.ndarray:
         if term.isdigit():
             hits[i] = words.count(term)
             continue
-        hits[i] = sum(1 for w in content if _same_word(term, w)) + joined.count(term)
+        hits[i] = sum(1 for w in content if same_word(term, w)) + joined.count(term)
         if i + 1 < len(terms):
             together = words.count(term + terms[i + 1])
             hits[i] += together

@@ -3,7 +3,8 @@
 No natural-language-inference model ships on PyPI, so the default verifier is ours:
 ``AlignmentVerifier`` finds the premise sentence that best matches the claim and checks that
 what the claim asserts is there, together (its key terms and their pairings, entities,
-numbers, dates, negations); MiniLM similarity is an option. Users who have an NLI
+numbers, dates, negations), by its words and, where they differ, by their meaning in context
+(``support.SemanticMatcher``). Users who have an NLI
 cross-encoder (HHEM, MiniCheck, DeBERTa-NLI) plug it in with ``CrossEncoderVerifier`` /
 ``get_verifier("nli:NAME_OR_PATH")``.
 
@@ -19,13 +20,15 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Protocol, Sequence, runtime_checkable
+from typing import ClassVar, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from ragmeter.extras import require
-from ragmeter.local import nlp
+from ragmeter.local import caches, nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
+from ragmeter.local.normalise import same_word as _same_word
+from ragmeter.local.support import Candidates, SemanticMatch, SemanticMatcher
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -61,6 +64,12 @@ class SentenceEncoder:
                                                      batch_size=batch_size, micro_batch=False)
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
+        caches.track(self)
+
+    def clear_cache(self) -> None:
+        """Forget every cached row (``caches.clear_caches`` calls this on every encoder)."""
+        with self._lock:
+            self._cache.clear()
 
     @property
     def threads(self) -> int | None:
@@ -110,26 +119,6 @@ def default_encoder() -> SentenceEncoder:
 
 
 # --- lexical matching --------------------------------------------------------------------
-
-
-def _same_word(a: str, b: str) -> bool:
-    """Equal, or sharing a prefix of at least 4 letters that covers 80% of the shorter word
-    and 60% of the longer.
-
-    "german"/"germany", "physicist"/"physics", "american"/"america" match; "car"/"cart",
-    "play"/"playwright", "france"/"french" do not. A cheap stand-in for stemming that also
-    catches most demonyms.
-    """
-    if a == b:
-        return True
-    if len(a) < 4 or len(b) < 4 or a[:4] != b[:4]:
-        return False
-    common = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        common += 1
-    return common >= 0.8 * min(len(a), len(b)) and common >= 0.6 * max(len(a), len(b))
 
 
 class _Lexicon:
@@ -243,6 +232,45 @@ class Alignment:
     values: float
     negation: float
     similarity: float | None = None
+    semantic: SemanticMatch | None = None
+
+    TRUST_FROM: ClassVar[float] = 0.45
+
+    @property
+    def trust(self) -> float:
+        """How far the semantic reading may replace the lexical one, in [0, 1]: 0 below a
+        claim-to-evidence cosine of 0.45 (``TRUST_FROM``), 1 from 0.65, linear between.
+
+        Word counterparts are trusted only when the claim as a whole reads like its
+        evidence: on HaluEval QA dev, fabricated answers found a counterpart for most of
+        their words too (a plausible "singer" for "actor"), but as sentences they are far
+        from the passage's; faithful paraphrases on the RAG dev set score 0.55-0.95 (the
+        low end: short claims against a long evidence sentence).
+        """
+        if self.semantic is None:
+            return 0.0
+        return min(1.0, max(0.0, (self.semantic.similarity - self.TRUST_FROM) / 0.2))
+
+    @property
+    def meaning_coverage(self) -> float:
+        """Coverage with paraphrase: the lexical one, raised toward the semantic one by
+        ``trust``."""
+        if self.semantic is None:
+            return self.coverage
+        return self.coverage + self.trust * max(0.0, self.semantic.coverage - self.coverage)
+
+    @property
+    def meaning_pairs(self) -> float:
+        """Word pairs stated together, lexically or (by ``trust``) through counterparts."""
+        if self.semantic is None:
+            return self.pairs
+        return self.pairs + self.trust * max(0.0, self.semantic.pairs - self.pairs)
+
+    @property
+    def agrees(self) -> float:
+        """0 when a negation or an antonym sets the claim against its evidence, else 1."""
+        contrast = self.semantic.contrast if self.semantic else 0.0
+        return self.negation * (1.0 - contrast)
 
 
 class AlignmentVerifier:
@@ -277,11 +305,29 @@ class AlignmentVerifier:
        coverage and pair weights, or moving the others by a quarter, changes the AUROC by
        at most 0.001 there.
 
-    What it cannot do: tell a synonym from a wrong word. "finished in 1889" against
-    "completed in 1889" scores as low as "an architect" against "an engineer". On HaluEval
-    (extractive right answers) that strictness is well calibrated: answers scoring 0.1-0.9
-    are almost all fabricated. On abstractive answers expect false "unsupported" verdicts;
-    a cascade to an LLM judge, or an NLI model (``CrossEncoderVerifier``), covers them.
+    5. **Meaning** (``semantic=True``, the default; ``get_verifier("lexical")`` turns it
+       off). A claim whose words are not all found together, but that breaks no symbolic
+       check (numbers, dates, names, negation), is read again by meaning
+       (``support.SemanticMatcher``): its content words look for counterparts among the
+       words of its ``CANDIDATES`` best premise sentences, as MiniLM vectors in context, so
+       "trees cease making chlorophyll" finds "stop producing"; an antonym in place of a
+       claim word breaks support. The semantic coverage and pairs replace the lexical ones
+       in the formula above in proportion to ``Alignment.trust`` (the claim's cosine with
+       its closest evidence sentence). Measured, ``judge="local"``: on the project's RAG
+       development set (22 questions, paraphrasing answers) mean faithfulness of the
+       faithful answers rose from 0.12 (lexical) to 0.67, of the unfaithful variants from
+       0.16 to 0.38, context recall of paraphrased ground truths from 0.09 to 0.55; on
+       HaluEval QA dev (455 length-matched pairs) AUROC 0.938 -> 0.926, accuracy at 0.5
+       0.914 -> 0.881. Cost: one encoder pass per claim and candidate sentence not seen
+       before (cached), only for the claims that need it; the full offline suite
+       (bench_local.py) ran at 15.7-18.8 samples/s against 16.1-22.0 with ``"lexical"``
+       (three readings each on a shared machine).
+
+    What it cannot do: tell a synonym from a co-hyponym in the same slot ("an architect"
+    for "an engineer" finds a counterpart), see who did what to whom ("basil keeps best in
+    the refrigerator" where the passage says it blackens there and keeps best at room
+    temperature), or weigh a claim's gist against its details. A cascade to an LLM judge,
+    or an NLI model (``CrossEncoderVerifier``), covers them.
 
     Embeddings are off by default. On HaluEval, MiniLM similarity between a claim and its
     evidence is confounded with claim length (short right answers are dissimilar to whole
@@ -306,9 +352,21 @@ class AlignmentVerifier:
     W_NEGATION = 5.0
     W_SIMILARITY = 4.0
 
-    def __init__(self, embeddings: bool = False, encoder: SentenceEncoder | None = None) -> None:
+    CANDIDATES = 3
+    """Premise sentences (best lexical coverage first) read by meaning for one claim."""
+
+    MIN_COVERAGE = 0.25
+    """Below this lexical coverage a claim has too little in common with the premise for a
+    paraphrase to be likely; it is not read by meaning (which costs an encoder pass)."""
+
+    def __init__(self, embeddings: bool = False, encoder: SentenceEncoder | None = None,
+                 semantic: bool = True, matcher: SemanticMatcher | None = None) -> None:
         self.embeddings = embeddings
         self._encoder = encoder
+        self.semantic = semantic
+        self.matcher = matcher or SemanticMatcher()
+        if not semantic:
+            self.name = "lexical"
 
     @property
     def encoder(self) -> SentenceEncoder:
@@ -322,9 +380,10 @@ class AlignmentVerifier:
     @classmethod
     def probability(cls, a: Alignment) -> float:
         """The logistic combination of the class docstring."""
-        z = (cls.Z_ALIGNED - cls.W_COVERAGE * (1 - a.coverage) - cls.W_PAIRS * (1 - a.pairs)
+        z = (cls.Z_ALIGNED - cls.W_COVERAGE * (1 - a.meaning_coverage)
+             - cls.W_PAIRS * (1 - a.meaning_pairs)
              - cls.W_ENTITIES * (1 - a.entities) - cls.W_VALUES * (1 - a.values)
-             - cls.W_NEGATION * (1 - a.negation))
+             - cls.W_NEGATION * (1 - a.agrees))
         if a.similarity is not None:
             z += cls.W_SIMILARITY * (a.similarity - 0.5)
         return 1.0 / (1.0 + math.exp(-z))
@@ -344,7 +403,8 @@ class AlignmentVerifier:
         on the bundled demo data, whose references paraphrase, the chunk that holds the
         answer scores 0.5-1.0 where strict support gave 0.0-0.4.
         """
-        return (0.6 * a.coverage + 0.4 * a.pairs) * a.values * a.entities * a.negation
+        return ((0.6 * a.meaning_coverage + 0.4 * a.meaning_pairs) * a.values * a.entities
+                * a.agrees)
 
     def align(self, pairs: Sequence[tuple[str, str]]) -> list[Alignment]:
         """The signals for each pair (what ``support`` combines), for inspection."""
@@ -368,6 +428,39 @@ class AlignmentVerifier:
                 sims = np.array([float(vectors[s.text] @ vectors[claim])
                                  for s in analyses[premise].sentences])
             out.append(_align(prepared[premise], analyses[claim], sims))
+        if self.semantic:
+            out = self._read_by_meaning(pairs, prepared, analyses, out)
+        return out
+
+    def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
+                         analyses: dict[str, Analysis], lexical: list[Alignment]) -> list[Alignment]:
+        """Adds the semantic reading (``support.SemanticMatcher``) to the pairs that need it.
+
+        Not needed, so not computed (most of the cost is encoding sentences): when the claim's
+        words are all found together already; when a symbolic check has broken support (a
+        wrong number or date, a flipped negation, a name the premise does not state), which
+        no paraphrase repairs; when the claim shares almost nothing with the premise.
+        """
+        jobs: list[tuple[int, Candidates]] = []
+        for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
+            if ((a.coverage >= 0.999 and a.pairs >= 0.999) or a.values < 1 or a.negation < 1
+                    or a.entities < 0.999 or a.coverage < self.MIN_COVERAGE):
+                continue
+            p = prepared[premise]
+            ranked = _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]
+            if not ranked:
+                continue
+            chosen = sorted(ranked)
+            jobs.append((n, Candidates(
+                claim=claim,
+                sentences=tuple(p.sentences[i].text for i in chosen),
+                positions=tuple(chosen),
+                vocabulary=p.vocabulary)))
+        if not jobs:
+            return lexical
+        out = list(lexical)
+        for (n, _), match in zip(jobs, self.matcher.match([j for _, j in jobs])):
+            out[n] = replace(out[n], semantic=match)
         return out
 
 
@@ -386,6 +479,25 @@ class _Premise:
         self.windows = list(self.sentences) + joined
         self.each_window = self.each + [_Lexicon([a, b]) for a, b in
                                         zip(self.sentences, self.sentences[1:])]
+        self.vocabulary = frozenset(self.whole.words)
+
+
+def _ranked_sentences(premise: _Premise, claim: Analysis) -> list[int]:
+    """Premise sentence indices, most of the claim's content words (rarity-weighted) first,
+    equal ones in premise order; only sentences that state at least a quarter of what the
+    best one states of the claim (and something).
+
+    Why the floor: every candidate costs an encoder pass, and a sentence sharing almost no
+    word with the claim was never the evidence of a faithful claim on the RAG development
+    set (a paraphrase keeps the names and key nouns and rewords the rest). With the floor,
+    the full offline suite (bench_local.py) went from 11.5 to 15.7 samples/s (back to back,
+    same load), the RAG
+    development set's figures and HaluEval's length-matched AUROC unchanged.
+    """
+    scores = [_coverage(claim.content, lex) for lex in premise.each]
+    top = max(scores, default=0.0)
+    keep = [i for i in range(len(scores)) if scores[i] > 0 and scores[i] >= 0.25 * top]
+    return sorted(keep, key=lambda i: (-scores[i], i))
 
 
 def _resolve_pronouns(sentences: Sequence[Sentence]) -> tuple[Sentence, ...]:
@@ -445,6 +557,12 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
     )
 
 
+_DENYING = frozenset("forbid ban prohibit lack fail refuse deny prevent exclude absent "
+                     "unable impossible".split())
+"""Lemmas that deny what follows them without a negation cue: "forbidden to have an air
+force" says what "no air force" says, so a claim's "no" is not held against it."""
+
+
 def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
     """0 if the claim negates what its evidence asserts, or asserts what it negates; else 1.
 
@@ -463,8 +581,9 @@ def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
     def among(word: str, words: set[str]) -> bool:
         return any(_same_word(word, w) for w in words)
 
+    denies = bool(_DENYING.intersection(evidence.content))
     for word in negated:
-        if among(word, ev_asserted) and not among(word, ev_negated):
+        if among(word, ev_asserted) and not among(word, ev_negated) and not denies:
             return 0.0
     for word in asserted:
         if among(word, ev_negated) and not among(word, ev_asserted):
@@ -613,7 +732,9 @@ _VERIFIERS_LOCK = threading.Lock()
 
 
 def get_verifier(spec: str | Verifier | None = None) -> Verifier:
-    """A verifier from its spec: ``"alignment"`` (default) or ``"nli:NAME_OR_PATH"``.
+    """A verifier from its spec: ``"alignment"`` (default: words and their meaning),
+    ``"lexical"`` (the alignment verifier without the semantic reading: shared words only,
+    no sentence encoding) or ``"nli:NAME_OR_PATH"``.
 
     Verifiers are cached by spec, so every metric of a run shares one (and its model).
     An object that already is a ``Verifier`` is returned as is.
@@ -629,9 +750,12 @@ def get_verifier(spec: str | Verifier | None = None) -> Verifier:
             return verifier
         if key == "alignment":
             verifier = AlignmentVerifier()
+        elif key == "lexical":
+            verifier = AlignmentVerifier(semantic=False)
         elif key.startswith("nli:") and key[4:].strip():
             verifier = CrossEncoderVerifier(key[4:].strip())
         else:
-            raise ValueError(f"unknown verifier {spec!r}: use 'alignment' or 'nli:NAME_OR_PATH'")
+            raise ValueError(f"unknown verifier {spec!r}: use 'alignment', 'lexical' or "
+                             "'nli:NAME_OR_PATH'")
         _VERIFIERS[key] = verifier
         return verifier

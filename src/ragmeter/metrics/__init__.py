@@ -18,6 +18,7 @@ from ragmeter.metrics.base import Metric, available_metrics, get_metric, registe
 from ragmeter.metrics.context_entity_recall import ContextEntityRecall, entity_recall_score, normalise_entity
 from ragmeter.metrics.context_precision import ContextPrecision, context_precision_score
 from ragmeter.metrics.context_recall import ContextRecall, context_recall_score
+from ragmeter.metrics.context_relevance import ContextRelevance, context_relevance_score
 from ragmeter.metrics.context_relevancy import ContextRelevancy, context_relevancy_score, selection_agreement
 from ragmeter.metrics.factual_correctness import FactualCorrectness, claim_precision_recall_f1
 from ragmeter.metrics.faithfulness import Faithfulness, faithfulness_score
@@ -36,6 +37,7 @@ __all__ = [
     "ContextEntityRecall",
     "ContextPrecision",
     "ContextRecall",
+    "ContextRelevance",
     "ContextRelevancy",
     "Correctness",
     "FactualCorrectness",
@@ -52,6 +54,7 @@ __all__ = [
     "claim_precision_recall_f1",
     "context_precision_score",
     "context_recall_score",
+    "context_relevance_score",
     "context_relevancy_score",
     "cosine_similarity",
     "entity_recall_score",

@@ -23,6 +23,16 @@ class Metric(ABC):
     uses_embedder: ClassVar[bool] = False
     binary: ClassVar[bool] = False  # 0/1 scores are left out of the summary score
     higher_is_better: ClassVar[bool] = True  # noise sensitivity is the exception
+    empty_is_data: ClassVar[tuple[str, ...]] = ()
+    """Required list fields whose present, empty value is data the metric scores (a retriever
+    that returned nothing scores 0), not missing input. Absent (None) is still missing."""
+
+    def missing_inputs(self, sample: Sample) -> list[str]:
+        """The required fields ``sample`` lacks, as the engine reports them before ``score``."""
+        return [
+            name for name in sample.missing(list(self.required))
+            if not (name in self.empty_is_data and getattr(sample, name) is not None)
+        ]
 
     def needs(self, sample: Sample) -> list[Need]:
         """The judgements ``score`` will ask the facts store for on this sample, declared up

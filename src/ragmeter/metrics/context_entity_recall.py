@@ -21,6 +21,7 @@ from ragmeter.errors import NoEntities
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.retrieval import empty_retrieval_score, nothing_retrieved
 from ragmeter.metrics.score import MetricScore
 
 _ARTICLES = {"the", "a", "an"}
@@ -50,11 +51,14 @@ class ContextEntityRecall(Metric):
     name = "context_entity_recall"
     required = ("contexts", "ground_truth")
     uses_judge = True
+    empty_is_data = ("contexts",)  # nothing retrieved: 0, no judge call
 
     def needs(self, sample: Sample) -> list[Need]:
-        return [needs.ENTITIES]
+        return [] if nothing_retrieved(sample.contexts) else [needs.ENTITIES]
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
+        if nothing_retrieved(sample.contexts):
+            return empty_retrieval_score()
         entities = await facts.get(needs.ENTITIES)
         context_text = " " + normalise_entity(" ".join(sample.contexts or [])) + " "
         named = {normalise_entity(e) for e in entities.contexts}

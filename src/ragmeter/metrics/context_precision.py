@@ -18,6 +18,7 @@ from ragmeter.errors import MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.retrieval import empty_retrieval_score, nothing_retrieved
 from ragmeter.metrics.score import MetricScore
 
 
@@ -37,11 +38,16 @@ class ContextPrecision(Metric):
     name = "context_precision"
     required = ("question", "contexts")
     uses_judge = True
+    empty_is_data = ("contexts",)  # nothing retrieved: 0, no judge call
 
     def needs(self, sample: Sample) -> list[Need]:
+        if nothing_retrieved(sample.contexts):
+            return []
         return [needs.CONTEXT_USEFULNESS] if (sample.ground_truth or sample.answer) else []
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
+        if nothing_retrieved(sample.contexts):
+            return empty_retrieval_score()
         if not (sample.ground_truth or sample.answer):
             raise MissingInput("field 'ground_truth' missing or empty, and no 'answer' to use instead; context_precision needs one")
         against = "ground truth" if sample.ground_truth else "answer"

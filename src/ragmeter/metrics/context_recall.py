@@ -17,6 +17,7 @@ from ragmeter.errors import NoClaims
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.retrieval import empty_retrieval_score, nothing_retrieved
 from ragmeter.metrics.score import MetricScore
 
 
@@ -32,11 +33,14 @@ class ContextRecall(Metric):
     name = "context_recall"
     required = ("contexts", "ground_truth")
     uses_judge = True
+    empty_is_data = ("contexts",)  # nothing retrieved: 0, no judge call
 
     def needs(self, sample: Sample) -> list[Need]:
-        return [needs.GROUND_TRUTH_SUPPORT]
+        return [] if nothing_retrieved(sample.contexts) else [needs.GROUND_TRUTH_SUPPORT]
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
+        if nothing_retrieved(sample.contexts):
+            return empty_retrieval_score()
         pairs = await facts.ground_truth_support()
         verdicts = [{"claim": c, "attributed": v.verdict, "reason": v.reason} for c, v in pairs]
         value = context_recall_score([v.verdict for _, v in pairs])

@@ -9,8 +9,10 @@ rank is ignored). With R the retrieved ids and G the reference ids::
     id_context_recall    = |R ∩ G| / |G|
 
 Ids compare as strings: integers in the input were stored as their decimal text (7 and "7"
-are the same id, "07" is not). An empty list is missing input (``MissingInput``, reported by
-the engine from ``required``): the denominator would be 0. No judge, no embedder.
+are the same id, "07" is not). A present, empty list is data: nothing retrieved scores 0 on
+both (a retriever that found nothing must not drop out of the means), and an empty reference
+gives precision 0. Only recall with no reference ids is undefined (``MissingInput``: its
+denominator is 0); an absent list is missing input too. No judge, no embedder.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ragmeter.data import Sample
 from ragmeter.errors import MissingInput
 from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.retrieval import NOTHING_RETRIEVED
 from ragmeter.metrics.score import MetricScore
 
 if TYPE_CHECKING:
@@ -46,12 +49,8 @@ def id_context_precision_score(retrieved: Iterable[str], reference: Iterable[str
     -------
     float
         ``|set(retrieved) & set(reference)| / |set(retrieved)|``; 0.0 when ``reference`` is
-        empty.
-
-    Raises
-    ------
-    MissingInput
-        When ``retrieved`` is empty (precision of nothing is undefined).
+        empty, and 0.0 when ``retrieved`` is empty (a retriever that found nothing scores
+        0, as context precision scores an empty retrieval).
 
     Examples
     --------
@@ -60,7 +59,7 @@ def id_context_precision_score(retrieved: Iterable[str], reference: Iterable[str
     """
     got = set(retrieved)
     if not got:
-        raise MissingInput("no retrieved ids: precision is undefined")
+        return 0.0
     return len(got & set(reference)) / len(got)
 
 
@@ -98,6 +97,7 @@ def _show(ids: list[str], limit: int = 5) -> str:
 class IdContextPrecision(Metric):
     name = "id_context_precision"
     required = ("retrieved_context_ids", "reference_context_ids")
+    empty_is_data = required
 
     def config(self) -> dict[str, Any]:
         return {}
@@ -111,7 +111,7 @@ class IdContextPrecision(Metric):
         reason = (
             f"{len(matched)} of {len(retrieved)} distinct retrieved ids are reference ids"
             + (f"; not in the reference: {_show(extra)}" if extra else "")
-        )
+        ) if retrieved else NOTHING_RETRIEVED
         verdicts = {"retrieved": retrieved, "matched": matched, "not_in_reference": extra}
         return MetricScore.ok(value, reason, verdicts)
 
@@ -120,6 +120,7 @@ class IdContextPrecision(Metric):
 class IdContextRecall(Metric):
     name = "id_context_recall"
     required = ("retrieved_context_ids", "reference_context_ids")
+    empty_is_data = required
 
     def config(self) -> dict[str, Any]:
         return {}
@@ -133,6 +134,6 @@ class IdContextRecall(Metric):
         reason = (
             f"{len(matched)} of {len(reference)} distinct reference ids were retrieved"
             + (f"; not retrieved: {_show(missed)}" if missed else "")
-        )
+        ) + ("; " + NOTHING_RETRIEVED if not retrieved else "")
         verdicts = {"reference": reference, "matched": matched, "not_retrieved": missed}
         return MetricScore.ok(value, reason, verdicts)

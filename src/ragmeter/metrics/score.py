@@ -42,7 +42,8 @@ class MetricScore(BaseModel):
 
     @property
     def transient(self) -> bool:
-        return self.error is not None and self.error.transient
+        """Whether a resumed run computes this score again (see ``ErrorInfo.retry_on_resume``)."""
+        return self.error is not None and self.error.retry_on_resume
 
 
 __all__ = ["MetricScore", "RagmeterError"]

@@ -5,9 +5,17 @@ forms become their plain equivalents: "ｆｉ" and "ﬁ" become "fi") and ``case
 stronger ``lower`` that also maps "ß" to "ss"), so that text which reads the same compares
 the same in every script, not only in English.
 
+Then one rule for punctuation, shared by both functions so that every judge-free metric
+agrees: a punctuation mark between two word characters is deleted ("U.S." -> "us",
+"e-mail" -> "email", "O'Brien" -> "obrien", "1,631" -> "1631"), any other becomes a space
+("Paris, France" -> "paris france"). Slashes and en/em dashes always separate ("and/or",
+"1879–1955"): they join two words, not the parts of one. Before this rule tokenisation split
+at every mark while exact match deleted them, so "U.S." matched "US" in exact match but
+shared no token with it in token F1, BLEU and ROUGE-L.
+
 ``normalize_text`` is for whole-string comparison (exact match, string similarity):
-punctuation removed, whitespace collapsed. ``tokenize`` is for the bag-of-tokens and
-n-gram metrics (token F1, BLEU, ROUGE-L): the words of the text, punctuation dropped.
+whitespace collapsed. ``tokenize`` is for the bag-of-tokens and n-gram metrics (token F1,
+BLEU, ROUGE-L): the words of the text.
 
 No language-specific rules (no English article removal as in the SQuAD script, no
 stemming): the same answer in any language is treated the same way.
@@ -20,13 +28,36 @@ import unicodedata
 __all__ = ["normalize_text", "tokenize"]
 
 
+_ALWAYS_SEPARATE = frozenset("/\\\u2013\u2014\u2015\u2026")  # slash, backslash, en/em dashes, ellipsis
+
+
+def _fold(text: str) -> str:
+    """NFKC, casefold, and the punctuation rule of the module docstring."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    for i, ch in enumerate(text):
+        if not unicodedata.category(ch).startswith("P"):
+            out.append(ch)
+        elif (
+            ch not in _ALWAYS_SEPARATE
+            and 0 < i < len(text) - 1
+            and _is_word_char(text[i - 1])
+            and _is_word_char(text[i + 1])
+        ):
+            continue  # inside a word: "U.S", "e-mail", "O'Brien", "1,631"
+        else:
+            out.append(" ")
+    return "".join(out)
+
+
 def normalize_text(text: str) -> str:
-    """NFKC, casefold, punctuation removed, runs of whitespace collapsed to one space.
+    """NFKC, casefold, punctuation folded (see the module docstring), whitespace collapsed.
 
     Punctuation is every character in a Unicode ``P*`` category (``.,;:!?'"-()[]``, the
-    CJK "。、", the Spanish "¿¡"...); it is deleted, not replaced by a space, as in the SQuAD
-    evaluation script ("U.S." and "US" agree). Symbols (``$ + = °``...) are kept: "$5" and
-    "5" do not mean the same thing. (Unicode counts "%", "#", "&" and "@" as punctuation.)
+    CJK "。、", the Spanish "¿¡"...); inside a word it is deleted, as in the SQuAD
+    evaluation script ("U.S." and "US" agree), elsewhere it separates. Symbols (``$ + =
+    °``...) are kept: "$5" and "5" do not mean the same thing. (Unicode counts "%", "#",
+    "&" and "@" as punctuation.)
 
     Examples
     --------
@@ -35,9 +66,7 @@ def normalize_text(text: str) -> str:
     >>> normalize_text("ＰＡＲＩＳ。")
     'paris'
     """
-    text = unicodedata.normalize("NFKC", text).casefold()
-    kept = "".join(ch for ch in text if not unicodedata.category(ch).startswith("P"))
-    return " ".join(kept.split())
+    return " ".join(_fold(text).split())
 
 
 def _is_cjk(ch: str) -> bool:
@@ -60,7 +89,8 @@ def _is_word_char(ch: str) -> bool:
 
 
 def tokenize(text: str) -> list[str]:
-    """The word tokens of ``text`` after NFKC and casefold.
+    """The word tokens of ``text`` after NFKC, casefold and the punctuation rule (so
+    "U.S." is the one token "us", as exact match reads it).
 
     A token is a maximal run of letters, combining marks, digits and underscores, which is
     ``re.findall(r"\\w+", text)`` for most text, with two differences so that text in other
@@ -75,11 +105,11 @@ def tokenize(text: str) -> list[str]:
     Examples
     --------
     >>> tokenize("Einstein's theory (1915), E=mc²!")
-    ['einstein', 's', 'theory', '1915', 'e', 'mc2']
+    ['einsteins', 'theory', '1915', 'e', 'mc2']
     >>> tokenize("巴黎是法国的首都")
     ['巴', '黎', '是', '法', '国', '的', '首', '都']
     """
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _fold(text)
     tokens: list[str] = []
     start = -1
     for i, ch in enumerate(text):

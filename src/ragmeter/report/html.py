@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 from ragmeter.calls.usage import Usage
 from ragmeter.report import charts
+from ragmeter.report.alignment import alignment_section
 from ragmeter.report.payload import (
     baseline_matches,
     dumps_for_script,
@@ -303,13 +304,31 @@ def _samples(n: int) -> str:
     )
 
 
+def _annotate(result: EvaluationResult) -> str:
+    """Annotate mode (drawn by annotate.js): agree / disagree / corrected score and a note per
+    sample and metric in an opened sample, kept in this browser, exported as a labels file."""
+    return (
+        f'<section id="annotate" data-run="{esc(result.info.run_id)}"><h2>Annotate</h2>'
+        '<p><label><input type="checkbox" id="annotate-on"> annotate mode</label>: open a sample and mark each '
+        "score agree or disagree (or type the right score) with a note. Labels stay in this browser; "
+        "export them as a labels file for <code>ragmeter align LABELS --judge ...</code>.</p>"
+        '<p><span id="annotate-count"></span> '
+        '<button type="button" id="annotate-download">export labels (JSONL)</button> '
+        '<button type="button" id="annotate-clear">forget labels</button></p>'
+        '<details><summary>labels file preview</summary><pre id="annotate-export" class="json"></pre></details>'
+        "</section>"
+    )
+
+
 def render_report(
     result: EvaluationResult,
     *,
     baseline: EvaluationResult | None = None,
     title: str = "ragmeter report",
+    alignment: Any = None,
 ) -> str:
-    """The report as one HTML document (see ``write_report``)."""
+    """The report as one HTML document (see ``write_report``); ``alignment`` (a
+    ``ragmeter.align.AlignmentReport``) adds the "Agreement with people" section."""
     # a streamed run keeps its samples in its result file, not in memory: the page needs them
     result = result.with_samples()
     baseline = baseline.with_samples() if baseline is not None else None
@@ -350,7 +369,9 @@ def render_report(
         _usage(result),
         _baseline(comparisons) if baseline is not None else "",
         _errors(result, summary),
+        alignment_section(alignment, result) if alignment is not None else "",
         _samples(len(result.samples)),
+        _annotate(result),
         "</main>",
         '<footer class="muted">Made by ragmeter. This file is self-contained and works offline.</footer>',
     ])
@@ -362,7 +383,7 @@ def render_report(
         f"<script>{plotly_bundle()}</script>"
         f"</head><body>{body}"
         f'<script type="application/json" id="report-data">{dumps_for_script(data)}</script>'
-        f"<script>{_asset('report.js')}</script>"
+        f"<script>{_asset('report.js')}\n{_asset('annotate.js')}</script>"
         "</body></html>\n"
     )
 
@@ -373,9 +394,10 @@ def write_report(
     *,
     baseline: EvaluationResult | None = None,
     title: str = "ragmeter report",
+    alignment: Any = None,
 ) -> Path:
     """Write the report to ``path`` (parent folders created) and return the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_report(result, baseline=baseline, title=title), encoding="utf-8")
+    path.write_text(render_report(result, baseline=baseline, title=title, alignment=alignment), encoding="utf-8")
     return path

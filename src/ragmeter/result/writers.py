@@ -4,7 +4,9 @@
 ``EvaluationResult`` document, samples streamed into its array) or ``.parquet``. Both are
 written to a temporary file beside the target and moved into place by ``finish``, so a
 reader never sees half a result; a run that dies before ``finish`` leaves its journal (the
-rerun resumes) and no result file.
+rerun resumes) and no result file. The temporary of a run that was killed (its process is
+gone) is removed when the next run of the same output starts and again when it ends; a
+temporary whose process still runs (a concurrent run) is left alone.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class ResultWriter:
         self.metrics = list(metrics)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        remove_stale_temporaries(self.path)
         self.count = 0
         self.finished = False
 
@@ -67,6 +70,7 @@ class JsonResultWriter(ResultWriter):
         self._file.close()
         self.tmp.replace(self.path)
         self.finished = True
+        remove_stale_temporaries(self.path)
         return self.path
 
     def abort(self) -> None:
@@ -108,6 +112,7 @@ class ParquetResultWriter(ResultWriter):
         self._writer.close()
         self.tmp.replace(self.path)
         self.finished = True
+        remove_stale_temporaries(self.path)
         return self.path
 
     def abort(self) -> None:
@@ -116,6 +121,29 @@ class ParquetResultWriter(ResultWriter):
         except Exception:  # noqa: BLE001 (closing a half-written file on the way out)
             pass
         super().abort()
+
+
+def remove_stale_temporaries(path: Path) -> list[Path]:
+    """Remove ``.NAME.PID.tmp`` beside ``path`` whose process no longer exists; returns them."""
+    removed = []
+    for candidate in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = candidate.name[len(path.name) + 2 : -len(".tmp")]
+        if pid.isdigit() and int(pid) != os.getpid() and not _running(int(pid)):
+            candidate.unlink(missing_ok=True)
+            removed.append(candidate)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    except OSError:
+        return False
+    return True
 
 
 def result_format(path: str | Path) -> type[ResultWriter]:

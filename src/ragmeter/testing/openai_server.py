@@ -29,6 +29,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -54,10 +55,11 @@ class Reply:
 
 @dataclass
 class Recorded:
-    path: str
+    path: str  # without the query string
     headers: dict[str, str]  # names lower-cased
     json: dict[str, Any]
     time: float
+    query: str = ""  # the raw query string ("api-key=..."), as sent
 
 
 ChatResponder = Callable[[dict[str, Any]], "str | Reply"]
@@ -116,8 +118,9 @@ class OpenAIMockServer:
                 except json.JSONDecodeError:
                     self._send(400, {"error": {"message": "body is not JSON"}})
                     return
-                server._record(self.path, {k.lower(): v for k, v in self.headers.items()}, payload)
-                status, body, headers, delay = server._respond(self.path, payload)
+                where = urlsplit(self.path)  # a client may send query parameters (api-key=...)
+                server._record(where.path, {k.lower(): v for k, v in self.headers.items()}, payload, where.query)
+                status, body, headers, delay = server._respond(where.path, payload)
                 if delay:
                     time.sleep(delay)
                 self._send(status, body, headers)
@@ -174,9 +177,9 @@ class OpenAIMockServer:
 
     # --- behaviour ---------------------------------------------------------------------
 
-    def _record(self, path: str, headers: dict[str, str], payload: dict[str, Any]) -> None:
+    def _record(self, path: str, headers: dict[str, str], payload: dict[str, Any], query: str = "") -> None:
         with self._lock:
-            self.requests.append(Recorded(path, headers, payload, time.time()))
+            self.requests.append(Recorded(path, headers, payload, time.time(), query))
 
     def _next_scripted(self) -> Reply | None:
         with self._lock:

@@ -6,7 +6,8 @@ answers every task the way a careful judge would on simple texts.
   number of the claim appears in the passages;
 * questions: the answer's sentences turned into questions; noncommittal for refusals;
 * context usefulness: a chunk is useful when it holds at least half of the reference's
-  content words; relevant sentences: more than half of the question's content words;
+  content words; relevant sentences, and relevant chunks (relevance 1, else 0): more than
+  half of the question's content words;
 * entities: runs of capitalised words, and numbers;
 * critiques: harmfulness and maliciousness fail on a few alarming words, conciseness on an
   answer over 60 words, a custom criterion passes;
@@ -123,6 +124,11 @@ def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str,
         reference = truth or answer
         return {"verdicts": [
             {"reason": f"holds {overlap(reference, c):.0%} of the reference", "verdict": overlap(reference, c) >= 0.5}
+            for c in contexts
+        ]}
+    if key == "chunk_relevance":
+        return {"verdicts": [
+            {"reason": f"holds {overlap(question, c):.0%} of the question's words", "relevance": 1.0 if overlap(question, c) > 0.5 else 0.0}
             for c in contexts
         ]}
     if key == "relevant_sentences":

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field, create_model
 
 from ragmeter.calls.cache import DiskCache, cache_key
-from ragmeter.judges.protocol import Judge
+from ragmeter.judges.protocol import FreeFormJudge
 from ragmeter.prompts.fencing import DATA_NOTICE, fence_numbered
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
 
@@ -60,7 +60,7 @@ def _refill(value: Any, texts: list[str]) -> Any:
     return value
 
 
-async def adapt_prompt(prompt: TaskPrompt, language: str, judge: Judge, cache: DiskCache | None = None) -> TaskPrompt:
+async def adapt_prompt(prompt: TaskPrompt, language: str, judge: FreeFormJudge, cache: DiskCache | None = None) -> TaskPrompt:
     """``prompt`` with its examples in ``language`` (one judge call, cached)."""
     if not prompt.examples or language.strip().lower() in _ENGLISH or prompt.language == language:
         return prompt
@@ -86,7 +86,7 @@ async def adapt_prompt(prompt: TaskPrompt, language: str, judge: Judge, cache: D
     return adapted
 
 
-async def adapt(prompts: PromptSet, language: str, judge: Judge, cache: DiskCache | None = None) -> PromptSet:
+async def adapt(prompts: PromptSet, language: str, judge: FreeFormJudge, cache: DiskCache | None = None) -> PromptSet:
     """Every prompt of ``prompts`` with its few-shot examples translated into ``language``.
 
     >>> german = await adapt(DEFAULT_PROMPTS, "German", judge)

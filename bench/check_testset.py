@@ -1,0 +1,121 @@
+"""An automatic rubric check of a test set, written apart from the generator's filter.
+
+    python bench/check_testset.py testset.jsonl
+
+The generator's filter (``testset_gen.record_filter``) decides what is written; this script
+checks the written records again with rules of its own, so that a hole in the filter shows
+as a failure here rather than being checked by itself. Per record, a failure names the
+rubric part it breaks:
+
+* ``form``: one question, opening with a question word or auxiliary, ending with "?", no
+  backslash, backtick, pipe, double dash or brackets;
+* ``standalone``: no pronoun or demonstrative in the question;
+* ``answerable``: each sentence of the ground truth after a derived figure is written in
+  the reference contexts (or written there with "He"/"She" for the name); at least 60% of the question's content words are in them;
+* ``no_giveaway``: the answer (``metadata.answer``) is in the ground truth and not in the
+  question;
+* ``type``: multi_context cites two or more chunks and each chunk holds a ground-truth
+  sentence; reasoning states a derived answer (years between two dates, which came first)
+  whose figure follows from the years in its ground truth.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+STOP = set("""a an the of in on at to and or for by with from as is was were are be been did does do
+what who whom when where which how many much why has have had it its this that these those
+happened first after years year""".split())
+PRONOUNS = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|this|these|those)\b", re.I)
+OPEN = re.compile(r"^(?:Who|Whom|What|When|Where|Which|How|Why|By whom|In which|Is|Are|Was|"
+                  r"Were|Do|Does|Did|Has|Have|Had)\b")
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"[\w'’-]+", text.lower()))
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _norm(text).split() if w not in STOP and not w.isdigit()}
+
+
+def _stated(sentence: str, joined: str, joined_raw: str = "") -> bool:
+    """Written in the contexts, or written there with "He"/"She" where the ground truth
+    names the person (a resolved pronoun)."""
+    norm = _norm(sentence)
+    if norm in joined:
+        return True
+    name = re.match(r"((?:[A-Z][\w'’.-]*\s+){1,4})[a-z]", sentence)
+    if name:
+        rest = _norm(sentence[len(name.group(1)):])
+        if f"he {rest}" in joined or f"she {rest}" in joined:
+            return True
+        # a clause of a "He did X and did Y" sentence: its words, in a sentence opening "He"
+        return any(re.match(r"(?:he|she) ", _norm(s)) and set(rest.split()) <= set(_norm(s).split())
+                   for s in re.split(r"(?<=[.!?])\s+", joined_raw))
+    return False
+
+
+def check(record: dict[str, Any]) -> list[str]:
+    """The rubric parts ``record`` fails (empty: it passes)."""
+    q, gt = record["question"], record["ground_truth"]
+    contexts = record["reference_contexts"]
+    meta = record.get("metadata", {})
+    joined = _norm(" ".join(contexts))
+    fails: list[str] = []
+    if (not q.endswith("?") or q.count("?") != 1 or not OPEN.match(q)
+            or re.search(r"\\|`|\||--|[()\[\]{}]", q)):
+        fails.append("form")
+    if PRONOUNS.search(q):
+        fails.append("standalone")
+    derived = re.match(r"(\d+) years\. (.*)$", gt) or re.match(r".*? first \(([^)]*)\); .*? in [^.]*\. (.*)$", gt)
+    stated = derived.group(2) if derived else gt
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", stated) if s.strip()]
+    if not sentences or not all(_stated(s, joined, " ".join(contexts)) for s in sentences):
+        fails.append("answerable")
+    words = _content(q)
+    if words and len(words & set(joined.split())) / len(words) < 0.6:
+        fails.append("answerable")
+    answer = str(meta.get("answer", ""))
+    if answer and (answer.lower() not in gt.lower()
+                   or (record["evolution_type"] == "simple" and answer.lower() in q.lower())):
+        fails.append("no_giveaway")
+    kind = record["evolution_type"]
+    years = [int(y) for y in re.findall(r"\b(1\d{3}|20\d{2})\b", stated)]
+    if kind == "multi_context":
+        ids = set(record.get("reference_context_ids", []))
+        each = all(any(_norm(s) in _norm(c) for s in sentences) for c in contexts)
+        if len(ids) < 2 or not each:
+            fails.append("type")
+    if kind == "reasoning" or meta.get("template") in ("years_between", "which_first"):
+        m = re.match(r"(\d+) years\.", gt)
+        if m:
+            if len(years) != 2 or int(m.group(1)) != abs(years[0] - years[1]):
+                fails.append("type")
+        elif meta.get("template") == "which_first":
+            first_year = re.search(r"\b(1\d{3}|20\d{2})\b", gt.split(";")[0])
+            if not first_year or len(years) != 2 or int(first_year.group(1)) != min(years):
+                fails.append("type")
+        else:
+            fails.append("type")
+    return sorted(set(fails))
+
+
+def main(path: str) -> None:
+    records = [json.loads(line) for line in Path(path).open(encoding="utf-8") if line.strip()]
+    failed = 0
+    for r in records:
+        fails = check(r)
+        if fails:
+            failed += 1
+            print(f"FAIL {','.join(fails)}: {r['question']}")
+    share = (len(records) - failed) / len(records) if records else float("nan")
+    print(f"{len(records) - failed} of {len(records)} records pass the rubric check ({share:.0%})")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

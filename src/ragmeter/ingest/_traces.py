@@ -1,0 +1,128 @@
+"""Traces of a RAG app turned into evaluation samples, following OpenInference's conventions:
+
+- the question is the root span's ``input.value`` (from a JSON input, its ``question``,
+  ``query``, ``input`` or ``query_str`` field);
+- the contexts are the documents of the RETRIEVER spans (``retrieval.documents.N.document.
+  content``), in rank order N; a retriever inside another (ensemble, multi-query) counts
+  once, with the outer one's ranking, and several outermost retrievers are joined in start
+  order; a RERANKER span's output documents replace those of the retriever they rerank;
+- the answer is the last LLM span's first output message (``llm.output_messages.0.message.
+  content``, else its ``output.value``); with no LLM span, the root's ``output.value``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import defaultdict
+from typing import Any, Iterable, Iterator
+
+from ragmeter.ingest._otlp import Span
+
+log = logging.getLogger("ragmeter")
+
+QUESTION_KEYS = ("question", "query", "input", "query_str")
+
+
+def text_of(value: Any, keys: tuple[str, ...] = QUESTION_KEYS) -> str | None:
+    """A string, or from a JSON object the first of ``keys`` that holds a string."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("{"):
+            try:
+                value = json.loads(stripped)
+            except json.JSONDecodeError:
+                return value
+        else:
+            return value
+    if isinstance(value, dict):
+        for key in keys:
+            if isinstance(value.get(key), str):
+                return value[key]
+            if isinstance(value.get(key), dict):  # {"input": {"question": ...}}
+                inner = text_of(value[key], keys)
+                if inner:
+                    return inner
+    return None
+
+
+def _documents(span: Span, prefix: str) -> list[tuple[str, str | None]]:
+    """``(content, id)`` of the span's documents under ``prefix`` in index order."""
+    found: dict[int, dict[str, Any]] = defaultdict(dict)
+    start = prefix + "."
+    for key, value in span.attributes.items():
+        if not key.startswith(start):
+            continue
+        index, _, rest = key[len(start):].partition(".")
+        if index.isdigit() and rest in ("document.content", "document.id"):
+            found[int(index)][rest] = value
+    return [(str(doc["document.content"]), str(doc["document.id"]) if "document.id" in doc else None)
+            for _, doc in sorted(found.items()) if "document.content" in doc]
+
+
+def _answer(span: Span) -> str | None:
+    content = span.attributes.get("llm.output_messages.0.message.content")
+    if isinstance(content, str):
+        return content
+    return text_of(span.attributes.get("output.value"), ("answer", "response", "output", "text", "content"))
+
+
+def sample_of_trace(spans: list[Span]) -> dict[str, Any]:
+    """One trace's spans as a sample record (``question``, ``answer``, ``contexts``, ``id`` =
+    the trace id, ``metadata`` with the trace's start time, root span and service)."""
+    by_id = {s.span_id: s for s in spans}
+    roots = sorted((s for s in spans if s.parent_id not in by_id), key=lambda s: s.start)
+    root = roots[0]
+
+    def inside(span: Span, kinds: tuple[str, ...]) -> bool:
+        seen = set()
+        parent = by_id.get(span.parent_id or "")
+        while parent is not None and parent.span_id not in seen:
+            if parent.kind in kinds:
+                return True
+            seen.add(parent.span_id)
+            parent = by_id.get(parent.parent_id or "")
+        return False
+
+    ordered = sorted(spans, key=lambda s: s.start)
+    retrievers = [s for s in ordered if s.kind == "RETRIEVER" and not inside(s, ("RETRIEVER",))]
+    rerankers = [s for s in ordered if s.kind == "RERANKER" and not inside(s, ("RERANKER",))]
+    documents: list[tuple[str, str | None]] = []
+    if rerankers:  # the documents the app finally used
+        for span in rerankers:
+            documents.extend(_documents(span, "reranker.output_documents"))
+    else:
+        for span in retrievers:
+            documents.extend(_documents(span, "retrieval.documents"))
+    llms = sorted((s for s in spans if s.kind == "LLM"), key=lambda s: s.end)
+    answer = _answer(llms[-1]) if llms else _answer(root)
+    record: dict[str, Any] = {
+        "id": root.trace_id,
+        "question": text_of(root.attributes.get("input.value")),
+        "answer": answer,
+        "contexts": [content for content, _ in documents],
+    }
+    ids = [doc_id for _, doc_id in documents]
+    if ids and all(ids):
+        record["retrieved_context_ids"] = ids
+    record["metadata"] = {"trace_id": root.trace_id, "started": root.start / 1e9, "root_span": root.name,
+                          **({"service": root.service} if root.service else {})}
+    return record
+
+
+def samples_from_spans(spans: Iterable[Span]) -> Iterator[dict[str, Any]]:
+    """A sample record per trace, in the order the traces started; a trace with no question
+    is skipped with a warning naming it."""
+    traces: dict[str, list[Span]] = defaultdict(list)
+    for span in spans:
+        traces[span.trace_id].append(span)
+    records = [sample_of_trace(spans) for spans in traces.values()]
+    records.sort(key=lambda r: r["metadata"]["started"])
+    for record in records:
+        if not record["question"]:
+            log.warning("trace %s: skipped, its root span %r has no input.value to use as the question",
+                        record["id"], record["metadata"]["root_span"])
+            continue
+        yield record

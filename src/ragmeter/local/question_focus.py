@@ -1,0 +1,138 @@
+"""What a question asks for: the kind of answer it expects and the words naming its topic.
+
+A passage can share every word of a question and still not answer it ("what county is
+Ackley, Iowa in?" against a page about Hockley County, Texas; "what causes gall bladder
+infections?" against a page on bladder infections). Two facts about the question tell
+these apart, and neither needs a model beyond spaCy's tagger:
+
+* **the expected answer** (``kind``): a person for "who", a date for "when", a place for
+  "where" or "what county", an amount of money for "how much does it cost", a number for
+  "how many", a definition for "what does X mean" / "X definition" / "what is X", a cause
+  for "why" / "what causes", an instance of a named class for "what X" / "which X"
+  ("what ethnicity", "which protein structure"), a stance for a yes/no question, and
+  otherwise a description;
+* **the focus** (``focus``): the question's content words minus the words that only say
+  what kind of answer is wanted ("mean", "causes", "county", "how much"...): the thing the
+  answer must be about.
+
+``ragmeter.local.chunk_relevance`` then asks whether a passage holds an instance of the
+expected kind *in a sentence about the focus*, not merely the question's words.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from ragmeter.local import caches
+from ragmeter.local.nlp import load_nlp, normalise_text
+
+DEFINITION_CUES = frozenset(
+    "mean meaning meanings definition definitions define defined stand abbreviation acronym synonym".split())
+REASON_CUES = frozenset("why cause causes caused reason reasons".split())
+MONEY_CUES = frozenset("cost costs price prices pay paid salary salaries wage wages fee fees earn make "
+                       "charge charges".split())
+HOW_NUMBER = frozenset("many much long far old tall big large high deep often".split())
+"""After "how": the question wants a number (these words then say nothing of the topic)."""
+MEASURES = frozenset("population temperature average percentage rate snowfall rainfall size weight "
+                     "distance height length age".split())
+"""Nouns naming a measured quantity: a number is wanted, and the noun stays in the focus."""
+PLACE_NOUNS = frozenset("county counties country countries state states city cities town province "
+                        "region continent island capital".split())
+YES_NO_OPENERS = frozenset("is are was were can could does do did will would should has have had may".split())
+WH_WORDS = frozenset("what which who whom whose when where why how".split())
+GENERIC = frozenset("term type kind sort word name thing way".split())
+"""Nouns that only frame the question ("what *term*", "what *kind* of"): neither focus nor class."""
+
+
+@dataclass(frozen=True)
+class QuestionFocus:
+    """``kind``: person, date, place, money, number, definition, reason, category, yesno or
+    description; ``focus``: the content lemmas naming the topic, in order; ``head``: for
+    ``category`` and ``place`` questions, the class noun the answer is an instance of
+    ("county", "ethnicity"), else ""."""
+
+    question: str
+    kind: str
+    focus: tuple[str, ...]
+    head: str = ""
+
+
+def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str, str, set[int]]:
+    """(kind, head, indices of the words that only say what kind of answer is wanted)."""
+    cue: set[int] = set()
+    first = words[0] if words else ""
+    wh = next((i for i, w in enumerate(words) if w in WH_WORDS), -1)
+    after = words[wh + 1] if 0 <= wh < len(words) - 1 else ""
+    # the noun right after "what"/"which" (skipping "kind of", "type of"): the class asked for
+    head_i = -1
+    if wh >= 0 and words[wh] in ("what", "which"):
+        j = wh + 1
+        while j < len(words) and (words[j] in GENERIC or words[j] == "of"):
+            cue.add(j)
+            j += 1
+        # the last noun of the compound: "which protein structure" asks for a structure
+        while j < len(words) and pos[j] == "NOUN" and words[j] not in DEFINITION_CUES | REASON_CUES:
+            head_i = j
+            j += 1
+        if head_i >= 0 and words[head_i] in GENERIC:
+            head_i = -1
+    if first in YES_NO_OPENERS:
+        return "yesno", "", cue
+    if any(lemmas[i] in DEFINITION_CUES or words[i] in DEFINITION_CUES for i in range(len(words))):
+        cue |= {i for i, w in enumerate(words) if w in DEFINITION_CUES or lemmas[i] in DEFINITION_CUES}
+        return "definition", "", cue
+    if any(w in REASON_CUES for w in words):
+        cue |= {i for i, w in enumerate(words) if w in REASON_CUES}
+        return "reason", "", cue
+    if first in ("who", "whom", "whose") and after not in ("is", "was", "are"):
+        return "person", "", cue
+    if (wh >= 0 and words[wh] == "when") or (head_i >= 0 and words[head_i] in ("year", "date", "day", "time", "month", "century")):
+        if head_i >= 0:
+            cue.add(head_i)
+        return "date", "", cue
+    if wh >= 0 and words[wh] == "where":
+        return "place", "", cue
+    if head_i >= 0 and words[head_i] in PLACE_NOUNS:
+        cue.add(head_i)
+        return "place", lemmas[head_i], cue
+    money = [i for i, w in enumerate(words) if w in MONEY_CUES or lemmas[i] in MONEY_CUES]
+    how_much = wh >= 0 and words[wh] == "how" and after == "much"
+    if money and (how_much or pos[money[0]] == "NOUN") or how_much and wh + 2 < len(words) and pos[wh + 2] != "NOUN":
+        cue |= set(money) | ({wh + 1} if how_much else set())
+        return "money", "", cue
+    if wh >= 0 and words[wh] == "how" and after in HOW_NUMBER:
+        cue.add(wh + 1)
+        return "number", "", cue
+    if any(w in MEASURES for w in words):
+        return "number", "", cue
+    if head_i >= 0:
+        cue.add(head_i)
+        return "category", lemmas[head_i], cue
+    if wh >= 0 and words[wh] in ("what", "who") and after in ("is", "are", "was", "were"):
+        return "definition", "", cue  # "what is X?", "who is X?": what X is
+    return "description", "", cue
+
+
+@functools.lru_cache(maxsize=4096)
+def question_focus(question: str) -> QuestionFocus:
+    """The expected kind of answer and the focus of ``question`` (cached by text)."""
+    doc = load_nlp()(question)
+    tokens = [t for t in doc if not (t.is_punct or t.is_space)]
+    words = [normalise_text(t.text) for t in tokens]
+    lemmas = [normalise_text(t.lemma_ or t.text) for t in tokens]
+    pos = [t.pos_ for t in tokens]
+    kind, head, cue = _classify(words, pos, lemmas)
+    focus = []
+    for i, t in enumerate(tokens):
+        if i in cue or t.is_stop or words[i] in WH_WORDS or words[i] in GENERIC:
+            continue
+        if t.pos_ in ("NOUN", "PROPN", "ADJ", "VERB", "NUM", "X") or t.like_num:
+            # the word as written, not its lemma: the tagger's lemmas of rare words are
+            # unreliable ("pending" -> "pende") and passages are matched by prefix anyway
+            if words[i] and lemmas[i] not in ("do", "be", "have"):
+                focus.append(words[i])
+    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head)
+
+
+caches.register(question_focus.cache_clear)

@@ -1,0 +1,243 @@
+"""Semantic support: does a premise state what a claim says, in other words?
+
+The alignment verifier (``verifier.AlignmentVerifier``) finds the premise sentences that
+carry a claim's content by shared words. That is exact for extractive answers and blind
+to paraphrase: "trees cease making chlorophyll" against "trees stop producing chlorophyll"
+shares two of four words. This module reads the same aligned text by meaning:
+
+1. **Word counterparts in context.** The claim and its candidate evidence sentences are
+   encoded once each with MiniLM (``token_encoder``: one vector per word, in its sentence).
+   Each content word of the claim takes the most similar content word of the evidence as
+   its counterpart. Measured: "cease"->"stop" 0.83, "making"->"producing" 0.74,
+   "soldiers"->"army" 0.70 (a sentence about an army of "men"), against "glucose"->"ATP"
+   0.40 and "architect"->(nothing better than) 0.61 on a function word. A word spelled
+   like a premise word counts as found whatever its vector.
+2. **Semantic coverage.** Each content word's credit ramps from 0 at cosine ``LOW`` to 1 at
+   ``HIGH``; coverage is the rarity-weighted mean credit (``nlp.word_weight``). A content
+   word with no counterpart (an unsupported addition: "first frost", "liver damage") keeps
+   its credit near 0.
+3. **Togetherness.** Neighbouring content words of the claim must find their counterparts
+   in the same or adjacent premise sentences (``pairs``): words gathered from unrelated
+   sentences are a recombination, not a paraphrase.
+4. **Contrast.** A claim word the evidence does not state, while it states its antonym
+   ("raise" where the claim says "cut", "stop" for "keep", "shorter" for "longer"),
+   breaks support, however similar the vectors (contextual vectors put antonyms close:
+   they share their contexts).
+
+Numbers, dates, named entities and negation stay the lexical verifier's symbolic checks:
+embeddings do not tell 1889 from 1901 or Paris from London reliably, rules do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ragmeter.local import nlp
+from ragmeter.local.token_encoder import TokenEncoder, WordVectors, default_token_encoder
+
+LOW = 0.40
+"""Cosine at or below which a word's best counterpart gives it no credit. Measured on words in
+context: unrelated pairs and category swaps ("glucose"/"ATP" 0.40) sit at or below it."""
+
+HIGH = 0.70
+"""Cosine from which a counterpart gives full credit: synonyms in context ("cease"/"stop"
+0.83, "making"/"producing" 0.74, "soldiers"/"army" 0.70) reach it; a word against itself in
+another sentence scores 0.85-0.99."""
+
+_STOP = None
+
+
+def _stopwords() -> frozenset[str]:
+    global _STOP
+    if _STOP is None:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        _STOP = frozenset(STOP_WORDS) | frozenset(
+            "also just about approximately roughly around nearly some".split())
+    return _STOP
+
+
+_WORD = re.compile(r"^[a-z][a-z'\-]*$")
+
+
+def content_positions(words: Sequence[str]) -> list[int]:
+    """Positions of the content words: alphabetic, not a stopword, not a number word."""
+    stop = _stopwords()
+    return [i for i, w in enumerate(words)
+            if len(w) >= 2 and _WORD.match(w) and w not in stop and nlp.number_value(w) is None]
+
+
+_SUFFIXES = ("ing", "ed", "es", "er", "est", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A crude stem for spelling matches and antonym look-up: one common suffix off, then a
+    final "e" and a doubled final consonant ("producing" and "produce" -> "produc",
+    "cutting" -> "cut", "shorter" -> "short", "raises" and "raised" -> "rais")."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) >= 4:
+        word = word[:-1]
+    if len(word) >= 4 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
+
+
+_ANTONYM_PAIRS = """
+increase decrease; increase reduce; increase lower; increase cut; raise cut; raise lower;
+raise reduce; rise fall; rise drop; rise decline; grow shrink; expand shrink; more less;
+more fewer; higher lower; larger smaller; bigger smaller; longer shorter; long short;
+faster slower; quick slow; quicker slower; early late; earlier later; before after;
+first last; start stop; begin end; begin stop; keep stop; continue stop; open close;
+win lose; won lost; victory defeat; accept reject; allow forbid; allow ban; allow prohibit;
+permit forbid; include exclude; cover exclude; add remove; gain lose; strong weak;
+stronger weaker; hot cold; warm cool; warmer cooler; heavy light; high low; maximum minimum;
+most least; always never; all none; full empty; alive dead; male female; men women;
+north south; east west; inside outside; above below; cheap expensive; cheaper costlier;
+safe dangerous; harmless harmful; beneficial harmful; legal illegal; true false;
+success failure; positive negative; strengthen weaken; internal external; upper lower;
+import export; buy sell; push pull; father mother; son daughter; husband wife; king queen;
+boy girl; day night; summer winter; wet dry; young old; new old; ancient modern
+"""
+ANTONYMS: frozenset[tuple[str, str]] = frozenset(
+    (stem(b), stem(a)) if swap else (stem(a), stem(b))
+    for pair in _ANTONYM_PAIRS.replace("\n", " ").split(";") if pair.strip()
+    for a, b in [pair.split()] for swap in (False, True))
+"""Stemmed antonym pairs, both ways. A fixed list: contextual vectors cannot tell an
+antonym from a synonym (both fill the same slot), and no lexical database ships offline."""
+
+
+def _spelled_alike(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    sa, sb = stem(a), stem(b)
+    return len(sa) >= 4 and sa == sb
+
+
+@dataclass(frozen=True)
+class SemanticMatch:
+    """What the meaning-level reading found for one (evidence, claim) pair, each in [0, 1].
+
+    ``coverage``: rarity-weighted mean credit of the claim's content words (1 if none);
+    ``pairs``: rarity-weighted share of neighbouring content-word pairs whose counterparts lie
+    in the same or adjacent candidate sentences; ``contrast``: 1 when some claim word's
+    counterpart is its antonym; ``similarity``: cosine of the claim with its closest
+    candidate sentence (whole-text embeddings); ``missing``: the claim words with no
+    counterpart (credit below one half), for reasons.
+    """
+
+    coverage: float
+    pairs: float
+    contrast: float
+    similarity: float
+    missing: tuple[str, ...] = ()
+
+
+def credit(cosine: float) -> float:
+    """A counterpart's credit: 0 at or below ``LOW``, 1 at or above ``HIGH``, linear between.
+
+        credit = clip((cosine - LOW) / (HIGH - LOW), 0, 1)
+    """
+    return float(min(1.0, max(0.0, (cosine - LOW) / (HIGH - LOW))))
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """A claim and the premise sentences that may carry it: ``sentences`` are texts in premise
+    order, ``positions`` their indices in the premise (adjacent = neighbouring sentences);
+    ``vocabulary`` every word and lemma of the whole premise (for spelling matches)."""
+
+    claim: str
+    sentences: tuple[str, ...]
+    positions: tuple[int, ...]
+    vocabulary: frozenset[str]
+
+
+class SemanticMatcher:
+    """Reads (candidate sentences, claim) pairs by meaning; see the module docstring.
+
+    Batched: ``match`` encodes every text of every pair not seen before in one call.
+    """
+
+    def __init__(self, encoder: TokenEncoder | None = None) -> None:
+        self._encoder = encoder
+
+    @property
+    def encoder(self) -> TokenEncoder:
+        if self._encoder is None:
+            self._encoder = default_token_encoder()
+        return self._encoder
+
+    def match(self, jobs: Sequence[Candidates]) -> list[SemanticMatch]:
+        if not jobs:
+            return []
+        texts = list(dict.fromkeys(t for j in jobs for t in (j.claim, *j.sentences)))
+        encoded = dict(zip(texts, self.encoder.encode(texts)))
+        return [_match(job, encoded) for job in jobs]
+
+
+def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
+    claim = encoded[job.claim]
+    own = content_positions(claim.words)
+    if not own:
+        return SemanticMatch(1.0, 1.0, 0.0, 1.0)
+    words: list[str] = []
+    rows: list[np.ndarray] = []
+    where: list[int] = []
+    similarity = 0.0
+    for text, position in zip(job.sentences, job.positions):
+        sentence = encoded[text]
+        similarity = max(similarity, float(sentence.pooled @ claim.pooled))
+        for i in content_positions(sentence.words):
+            words.append(sentence.words[i])
+            rows.append(sentence.vectors[i].astype(np.float32))
+            where.append(position)
+    mine = claim.vectors[own].astype(np.float32)
+    sims = (mine @ np.vstack(rows).T) if rows else np.zeros((len(own), 0))
+    claim_words = set(claim.words)
+    credits: list[float] = []
+    located: list[set[int]] = []
+    contrast = 0.0
+    for k, i in enumerate(own):
+        word = claim.words[i]
+        spelled = [n for n, w in enumerate(words) if _spelled_alike(word, w)]
+        if spelled:
+            credits.append(1.0)
+            located.append({where[n] for n in spelled})
+            continue
+        if sims.shape[1] == 0:
+            credits.append(1.0 if word in job.vocabulary else 0.0)
+            located.append(set())
+            continue
+        best = int(np.argmax(sims[k]))
+        if any((stem(word), stem(w)) in ANTONYMS for w in words if w not in claim_words):
+            contrast = 1.0  # the evidence says the opposite word, and not this one
+        c = credit(float(sims[k, best]))
+        if word in job.vocabulary or stem(word) in job.vocabulary:
+            c = max(c, 0.5)  # stated elsewhere in the premise, as the lexical verifier credits
+        credits.append(c)
+        located.append({where[n] for n in np.flatnonzero(sims[k] >= max(LOW, sims[k, best] - 0.05))})
+    # squared rarity: a missing "looks" or "takes" (common verbs a paraphrase swaps freely)
+    # weighs a third of a missing "firmware" or "frost"
+    weights = [nlp.word_weight(claim.words[i]) ** 2 for i in own]
+    coverage = sum(c * w for c, w in zip(credits, weights)) / sum(weights)
+    # pairs among the words that found a counterpart: a missing word already costs through
+    # coverage; here only where the found ones lie counts
+    pair_total = pair_found = 0.0
+    for a in range(len(own) - 1):
+        if min(credits[a], credits[a + 1]) < 0.5:
+            continue
+        weight = max(weights[a], weights[a + 1])
+        pair_total += weight
+        if any(abs(x - y) <= 1 for x in located[a] for y in located[a + 1]):
+            pair_found += weight
+    pairs = pair_found / pair_total if pair_total else 1.0
+    missing = tuple(claim.words[i] for i, c in zip(own, credits) if c < 0.5)
+    return SemanticMatch(coverage=coverage, pairs=pairs, contrast=contrast,
+                         similarity=similarity, missing=missing)

@@ -1,0 +1,83 @@
+"""``ragmeter monitor``: score a window of production traffic, record it, alert on a drop.
+
+    from ragmeter.monitor import monitor
+    report = monitor(["traffic.jsonl"], hours=24, size=200, metrics=["faithfulness"], judge="local")
+    report.alert  # True when a metric fell below the recent production runs by more than its interval
+
+Each monitored run is recorded in the run store with the ``production`` tag, so the next
+run compares with it and ``ragmeter ui`` charts it over time.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from pydantic import BaseModel
+
+from ragmeter.monitor._check import MetricWatch, watch_metric
+from ragmeter.monitor._window import read_traffic, sample_window
+
+PRODUCTION_TAG = "production"
+WINDOW_FILE = "production-window.jsonl"
+"""The name the sampled window is written under, so every monitored run has the same source
+and ``ragmeter runs list --dataset production-window.jsonl`` lists them."""
+
+
+class MonitorReport(BaseModel):
+    run: str | None
+    window: int
+    sampled: int
+    metrics: list[MetricWatch]
+
+    @property
+    def alert(self) -> bool:
+        return any(m.alert for m in self.metrics)
+
+
+def monitor(
+    traffic: Sequence[str | Path],
+    *,
+    metrics: Sequence[Any] = ("faithfulness", "answer_relevancy"),
+    hours: float | None = 24.0,
+    size: int | None = 200,
+    seed: int = 0,
+    judge: Any = "local",
+    store: str | Path | None = None,
+    tags: Sequence[str] = (),
+    recent: int = 5,
+    now: float | None = None,
+    **evaluate_options: Any,
+) -> MonitorReport:
+    """Sample the traffic window, evaluate it (recorded with the ``production`` tag plus
+    ``tags``), and compare each metric with the last ``recent`` production runs."""
+    from ragmeter.engine import evaluate
+    from ragmeter.runs import Record, RunStore
+
+    window, seen = sample_window(read_traffic(traffic), hours=hours, size=size, seed=seed, now=now)
+    if not window:
+        return MonitorReport(run=None, window=seen, sampled=0, metrics=[])
+    the_store = RunStore(store)
+    before = [r for r in the_store.list(tag=PRODUCTION_TAG, status="finished")]
+    with tempfile.TemporaryDirectory(prefix="ragmeter-monitor-") as folder:
+        path = Path(folder) / WINDOW_FILE
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in window), encoding="utf-8")
+        record = Record(store=the_store.url, tags=[PRODUCTION_TAG, *tags])
+        result = evaluate(path, list(metrics), judge=judge, record=record, **evaluate_options)
+    current = the_store.get(record.run) if record.run else None
+    watches = []
+    for name in result.metric_names:
+        stats = current.summary.get(name) if current and current.summary else None
+        means = (r.summary[name].mean for r in before if r.summary and name in r.summary)
+        recent_means = [m for m in means if m is not None][:recent]
+        watches.append(watch_metric(
+            name, stats.mean if stats else None, stats.ci_low if stats else None, stats.ci_high if stats else None,
+            recent_means, lower_is_better=name in result.info.lower_is_better,
+        ))
+    the_store.close()
+    return MonitorReport(run=record.run, window=seen, sampled=len(window), metrics=watches)
+
+
+__all__ = ["MetricWatch", "MonitorReport", "PRODUCTION_TAG", "monitor", "read_traffic", "sample_window", "watch_metric"]

@@ -1,0 +1,37 @@
+"""The run store: every ``evaluate`` recorded, to list, compare, export and chart over time.
+
+    from ragmeter.runs import RunStore
+    store = RunStore()                        # .ragmeter/runs.db, or $RAGMETER_RUNS
+    runs = store.list(dataset="testset.jsonl", tag="nightly")
+    store.export(runs[0].id, "result.json")   # the file `evaluate --out` wrote
+
+``evaluate(..., record=True)`` (the default) records into the default store; ``record=PATH
+or URL`` into another, ``record=Record(tags=["nightly"])`` with tags, ``record=False`` not at
+all. Credentials in judge URLs are masked before anything is stored.
+"""
+
+from ragmeter.runs._compare import MovedSample, RunComparison, compare_runs, moved_samples
+from ragmeter.runs._mask import mask_secrets, mask_text
+from ragmeter.runs._models import MetricStats, RunSummary
+from ragmeter.runs._recorder import Record, RunRecorder, open_recorder
+from ragmeter.runs._stats import RunningStats
+from ragmeter.runs._store import ENV_STORE, RunNotFound, RunStore, store_url
+
+__all__ = [
+    "ENV_STORE",
+    "MetricStats",
+    "MovedSample",
+    "Record",
+    "RunComparison",
+    "RunNotFound",
+    "RunRecorder",
+    "RunningStats",
+    "RunStore",
+    "RunSummary",
+    "compare_runs",
+    "mask_secrets",
+    "mask_text",
+    "moved_samples",
+    "open_recorder",
+    "store_url",
+]

@@ -1,0 +1,249 @@
+"""The run store: every recorded run, its summary and its samples, in one database.
+
+The default is an SQLite file, ``.ragmeter/runs.db`` under the current folder (created on
+first use), in WAL mode with a long busy timeout, so several processes can record at once:
+SQLite lets one writer in at a time and the others wait their turn for the few
+milliseconds a batch takes. ``$RAGMETER_RUNS`` (a path or any SQLAlchemy URL, e.g.
+``postgresql+psycopg://host/db`` for a team) moves it; the same code serves both.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import sqlalchemy as sa
+
+from ragmeter.errors import RagmeterError
+from ragmeter.runs import _schema as schema
+from ragmeter.runs._mask import mask_text
+from ragmeter.runs._models import RunSummary
+
+ENV_STORE = "RAGMETER_RUNS"
+"""A path or SQLAlchemy URL for the store; ``off`` turns recording off by default."""
+DEFAULT_PATH = Path(".ragmeter") / "runs.db"
+OFF_VALUES = ("off", "none", "0", "false", "no")
+SQLITE_BUSY_TIMEOUT_S = 120.0
+"""How long a writer waits for another process's transaction: a batch takes milliseconds, but
+a busy disk under a 100,000-sample run can stretch one to seconds."""
+
+
+Runs = list[RunSummary]
+"""(``RunStore.list`` shadows the builtin inside the class.)"""
+
+
+class RunNotFound(RagmeterError, LookupError):
+    """No run (or more than one) matches the id or prefix given."""
+
+
+def recording_off_by_env() -> bool:
+    return os.environ.get(ENV_STORE, "").strip().lower() in OFF_VALUES and bool(os.environ.get(ENV_STORE))
+
+
+def store_url(spec: str | Path | None = None) -> str:
+    """The SQLAlchemy URL for ``spec`` (a URL, a file path) or, without one, for
+    ``$RAGMETER_RUNS`` or ``.ragmeter/runs.db`` in the current folder."""
+    if spec is None:
+        env = os.environ.get(ENV_STORE, "").strip()
+        spec = env if env and env.lower() not in OFF_VALUES else DEFAULT_PATH
+    text = str(spec)
+    if "://" in text:
+        return text
+    return "sqlite:///" + str(Path(text).expanduser().resolve())
+
+
+def _on_sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across a process crash
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _create_engine(url: str) -> sa.Engine:
+    parsed = sa.make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+    sa.event.listen(engine, "connect", _on_sqlite_connect)
+    return engine
+
+
+class RunStore:
+    """Runs recorded by ``evaluate``: list, look up, load, export, delete.
+
+        store = RunStore()                      # .ragmeter/runs.db or $RAGMETER_RUNS
+        store.list(tag="nightly", branch="main")
+        store.load("3f2a").summary()            # an id or a unique prefix of one
+        store.export("3f2a", "result.json")     # the file --out wrote
+    """
+
+    def __init__(self, url: str | Path | None = None) -> None:
+        self.url = store_url(url)
+        self.engine = _create_engine(self.url)
+        for attempt in range(3):  # two processes creating the tables at once: one loses the race
+            try:
+                schema.metadata.create_all(self.engine)
+                break
+            except sa.exc.OperationalError:
+                if attempt == 2:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    @property
+    def display_url(self) -> str:
+        """The URL with any password masked, for messages."""
+        return mask_text(self.url)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> "RunStore":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- reading -------------------------------------------------------------------------
+
+    def list(
+        self,
+        *,
+        tag: str | None = None,
+        branch: str | None = None,
+        dataset: str | None = None,
+        status: str | None = None,
+        limit: int | None = None,
+    ) -> Runs:
+        """Runs, newest first. ``dataset`` matches a fingerprint prefix or the source file's name."""
+        query = sa.select(schema.runs).order_by(schema.runs.c.started.desc())
+        if tag:
+            query = query.where(schema.runs.c.id.in_(sa.select(schema.run_tags.c.run).where(schema.run_tags.c.tag == tag)))
+        if branch:
+            query = query.where(schema.runs.c.git_branch == branch)
+        if status:
+            query = query.where(schema.runs.c.status == status)
+        if dataset:
+            query = query.where(
+                sa.or_(
+                    schema.runs.c.dataset.startswith(dataset, autoescape=True),
+                    schema.runs.c.source == dataset,
+                    schema.runs.c.source.endswith("/" + dataset, autoescape=True),
+                )
+            )
+        if limit:
+            query = query.limit(limit)
+        with self.engine.connect() as conn:
+            return [RunSummary.from_row(row) for row in conn.execute(query)]
+
+    def resolve(self, run: str) -> str:
+        """The full id of the one run whose id starts with ``run``; ``RunNotFound`` otherwise."""
+        with self.engine.connect() as conn:
+            ids = conn.execute(
+                sa.select(schema.runs.c.id).where(schema.runs.c.id.startswith(run, autoescape=True)).limit(2)
+            ).scalars().all()
+        if not run or not ids:
+            raise RunNotFound(f"no run {run!r} in {self.display_url}")
+        if len(ids) > 1:
+            raise RunNotFound(f"{run!r} matches more than one run in {self.display_url}; give more of the id")
+        return ids[0]
+
+    def get(self, run: str) -> RunSummary:
+        run_id = self.resolve(run)
+        with self.engine.connect() as conn:
+            return RunSummary.from_row(conn.execute(sa.select(schema.runs).where(schema.runs.c.id == run_id)).one())
+
+    def _head(self, run_id: str) -> dict[str, Any]:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(schema.runs.c.status, schema.runs.c.info, schema.runs.c.usage, schema.runs.c.input_errors)
+                .where(schema.runs.c.id == run_id)
+            ).one()
+        if row.status != "finished":
+            raise RunNotFound(f"run {run_id} is {row.status}: only finished runs have a result")
+        return dict(row._mapping)
+
+    def iter_samples(self, run: str, *, batch: int = 1000) -> Iterator[Any]:
+        """The run's ``SampleResult``s in the order the run finished them, read in batches
+        (memory stays flat however long the run)."""
+        from ragmeter.result import SampleResult
+
+        run_id = self.resolve(run)
+        last = -1
+        while True:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    sa.select(schema.samples.c.seq, schema.samples.c.data)
+                    .where(schema.samples.c.run == run_id, schema.samples.c.seq > last)
+                    .order_by(schema.samples.c.seq)
+                    .limit(batch)
+                ).all()
+            for row in rows:
+                yield SampleResult.model_validate_json(row.data)
+            if len(rows) < batch:
+                return
+            last = rows[-1].seq
+
+    def load(self, run: str) -> Any:
+        """The run as an ``EvaluationResult`` (samples in row order, as ``EvaluationResult.load`` gives them)."""
+        from ragmeter.result import EvaluationResult
+
+        run_id = self.resolve(run)
+        head = self._head(run_id)
+        result = EvaluationResult.model_validate(
+            {"info": head["info"], "usage": head["usage"] or {}, "input_errors": head["input_errors"] or [],
+             "samples": []}
+        )
+        result.samples = sorted(self.iter_samples(run_id), key=lambda s: s.row)
+        return result
+
+    def export(self, run: str, path: str | Path) -> Path:
+        """Write the run's result file (``.json`` or ``.parquet``), the same file ``--out``
+        wrote for it; samples are streamed from the store, not held."""
+        from ragmeter.calls.usage import Usage
+        from ragmeter.data import RowError
+        from ragmeter.result import RunInfo
+        from ragmeter.result.writers import open_writer, result_format
+
+        result_format(path)
+        run_id = self.resolve(run)
+        head = self._head(run_id)
+        info = RunInfo.model_validate(head["info"])
+        with open_writer(path, list(info.metrics)) as writer:
+            for sample in self.iter_samples(run_id):
+                writer.add(sample)
+            writer.finish(
+                info,
+                {k: Usage.model_validate(v) for k, v in (head["usage"] or {}).items()},
+                [RowError.model_validate(e) for e in head["input_errors"] or []],
+            )
+        return Path(path)
+
+    def trend(self, dataset: str, *, tag: str | None = None, limit: int | None = None) -> Runs:
+        """Finished runs of one test set (fingerprint prefix or source name), oldest first."""
+        runs = self.list(dataset=dataset, tag=tag, status="finished", limit=limit)
+        return list(reversed(runs))
+
+    # --- writing -------------------------------------------------------------------------
+
+    def delete(self, run: str) -> str:
+        """Delete the run and its samples; returns its full id."""
+        run_id = self.resolve(run)
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(schema.samples).where(schema.samples.c.run == run_id))
+            conn.execute(sa.delete(schema.run_tags).where(schema.run_tags.c.run == run_id))
+            conn.execute(sa.delete(schema.runs).where(schema.runs.c.id == run_id))
+        return run_id
+
+    def add_tags(self, run: str, tags: Sequence[str]) -> None:
+        run_id = self.resolve(run)
+        with self.engine.begin() as conn:
+            current: list[str] = conn.execute(sa.select(schema.runs.c.tags).where(schema.runs.c.id == run_id)).scalar_one()
+            new = [t for t in dict.fromkeys(tags) if t not in current]
+            if new:
+                conn.execute(schema.run_tags.insert(), [{"run": run_id, "tag": t} for t in new])
+                conn.execute(sa.update(schema.runs).where(schema.runs.c.id == run_id).values(tags=[*current, *new]))

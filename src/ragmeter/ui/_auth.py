@@ -1,0 +1,93 @@
+"""Who may read the runs: evaluation data holds a team's documents, so a UI reachable from
+other machines asks for an access token on every page and API call.
+
+The token is accepted as ``Authorization: Bearer TOKEN``, as ``?token=TOKEN`` (the link to
+open in a browser; the page then sets an HttpOnly cookie, so the page's own requests and
+links carry it) or as that cookie. Refused requests get 401 and one log line that names the
+method, the path and the client, never the token or the query string it may sit in.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import secrets
+from typing import Any, Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+log = logging.getLogger("ragmeter.ui")
+
+ENV_TOKEN = "RAGMETER_UI_TOKEN"
+COOKIE = "ragmeter_token"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether binding to ``host`` keeps the UI on this machine."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may resolve to anything
+        return False
+
+
+def required_token(host: str, token: str | None) -> str | None:
+    """The token the UI bound to ``host`` checks: ``token`` if given; on loopback none is
+    needed; anywhere else a ``ValueError`` without one."""
+    if token:
+        return token
+    if is_loopback(host):
+        return None
+    raise ValueError(f"binding to {host} makes the runs readable from other machines: give an access token "
+                     f"(--token or ${ENV_TOKEN})")
+
+
+def _offered(request: Request) -> tuple[str | None, bool]:
+    """The token the request carries, and whether it came in the query string."""
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip(), False
+    if "token" in request.query_params:
+        return request.query_params["token"], True
+    return request.cookies.get(COOKIE), False
+
+
+class TokenGuard:
+    """Starlette middleware: every request must carry ``token`` (constant-time compare)."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.token = token
+
+    async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Any]], send: Callable[..., Awaitable[Any]]) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        offered, in_query = _offered(request)
+        if offered is None or not secrets.compare_digest(offered.encode(), self.token.encode()):
+            client = f"{request.client.host}:{request.client.port}" if request.client else "?"
+            log.warning("refused %s %s from %s: %s", request.method, request.url.path, client,
+                        "no token" if offered is None else "wrong token")
+            response: Response
+            if request.url.path.startswith("/api/"):
+                response = JSONResponse({"detail": "an access token is required"}, status_code=401)
+            else:
+                response = PlainTextResponse("401: this ragmeter UI needs its access token (open the link with "
+                                             "?token=...)", status_code=401)
+            response.headers["WWW-Authenticate"] = "Bearer"
+            await response(scope, receive, send)
+            return
+        if not in_query:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookie(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/"
+                message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)

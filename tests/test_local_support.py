@@ -1,0 +1,84 @@
+"""Semantic support (``ragmeter.local.support`` inside the alignment verifier), on
+hand-written pairs: a paraphrase keeps support; a wrong number, a wrong entity, a negation,
+an antonym or an unsupported addition breaks it."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragmeter.local.support import ANTONYMS, content_positions, credit, stem
+
+LEAVES = ("As days shorten in autumn, deciduous trees stop producing chlorophyll, the green "
+          "pigment that captures light for photosynthesis. The chlorophyll already in the leaf "
+          "breaks down.\nCarotenoids, which are yellow and orange, are present in the leaf all "
+          "summer but hidden by the green chlorophyll.")
+TREATY = ("The Treaty of Versailles was signed on 28 June 1919, formally ending the First World "
+          "War.\nThe German army was limited to 100,000 men and the country was forbidden to "
+          "have an air force.")
+BANKS = ("To bring inflation down, central banks usually raise interest rates. Higher rates "
+         "make borrowing more expensive, which slows spending and eases pressure on prices.")
+CELLS = ("Mitochondria generate most of the cell's supply of adenosine triphosphate (ATP), "
+         "which is used as a source of chemical energy. Mitochondria have their own DNA, "
+         "which is inherited only from the mother in humans.")
+PAINTING = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo da Vinci. It has "
+            "been on permanent display at the Louvre in Paris since 1797.")
+
+
+@pytest.fixture(scope="module")
+def verifier(minilm):
+    from ragmeter.local.verifier import AlignmentVerifier
+
+    return AlignmentVerifier()
+
+
+def test_stem_and_credit_are_the_documented_functions():
+    assert stem("producing") == stem("produce") == "produc"
+    assert stem("cutting") == "cut"
+    assert stem("raises") == stem("raised") == stem("raise") == "rais"
+    assert credit(0.40) == 0.0 and credit(0.70) == 1.0
+    assert credit(0.55) == pytest.approx(0.5)
+    assert ("rais", "cut") in ANTONYMS and ("cut", "rais") in ANTONYMS
+    assert content_positions(["the", "trees", "stop", "making", "100", "two"]) == [1, 2, 3]
+
+
+def test_paraphrases_keep_support(verifier):
+    pairs = [
+        (LEAVES, "Trees cease making chlorophyll when the days get shorter."),
+        (LEAVES, "Yellow and orange pigments are present in the leaves all summer, masked by "
+                 "the green chlorophyll."),
+        (TREATY, "Germany had to shrink its army to 100,000 soldiers, with no air force."),
+        (CELLS, "Mitochondria produce most of the ATP that cells use for energy."),
+    ]
+    probs = verifier.support(pairs)
+    assert all(p >= 0.5 for p in probs), probs
+    # the lexical verifier alone does not see these paraphrases
+    from ragmeter.local.verifier import get_verifier
+
+    lexical = get_verifier("lexical").support(pairs)
+    assert sum(p >= 0.5 for p in lexical) < len(pairs), lexical
+
+
+@pytest.mark.parametrize("premise, claim", [
+    (TREATY, "The German army was limited to 300,000 soldiers."),            # number
+    (TREATY, "The Treaty of Versailles was signed on 28 June 1920."),        # date
+    (PAINTING, "The Mona Lisa was painted by Michelangelo."),                # entity
+    (PAINTING, "The Mona Lisa has been displayed at the Uffizi since 1797."),  # entity
+    (CELLS, "Mitochondria do not have their own DNA."),                      # negation
+    (CELLS, "Mitochondrial DNA is inherited only from the father in humans."),  # antonym
+    (BANKS, "To bring inflation down, central banks usually cut interest rates."),  # antonym
+    (LEAVES, "Trees stop producing chlorophyll after the first frost, which is triggered by "
+             "volcanic dust."),                                               # addition
+])
+def test_broken_support(verifier, premise, claim):
+    [p] = verifier.support([(premise, claim)])
+    assert p < 0.5, (claim, p, verifier.align([(premise, claim)]))
+
+
+def test_words_found_together_skip_the_encoder(verifier):
+    [a] = verifier.align([(PAINTING, "The Mona Lisa is on display at the Louvre in Paris.")])
+    assert a.semantic is None and verifier.probability(a) > 0.9
+
+
+def test_symbolic_break_is_not_repaired_by_meaning(verifier):
+    [a] = verifier.align([(TREATY, "The army was limited to 300,000 men.")])
+    assert a.values == 0.0 and a.semantic is None

@@ -1,0 +1,79 @@
+"""``ragmeter monitor``: a window of traffic sampled, scored with the local judge, recorded
+with the production tag, and an alert (exit 1) when a metric falls below the recent
+production runs by more than its interval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ragmeter.cli.app import app
+from ragmeter.monitor import monitor, sample_window, watch_metric
+from ragmeter.runs import RunStore
+
+FACTS = [
+    ("Where is the Eiffel Tower?", "The Eiffel Tower is in Paris."),
+    ("When did the Berlin Wall fall?", "The Berlin Wall fell in 1989."),
+    ("What do bees make?", "Bees make honey from nectar."),
+    ("What is the boiling point of water at sea level?", "Water boils at 100 degrees Celsius at sea level."),
+    ("Who wrote Hamlet?", "William Shakespeare wrote Hamlet."),
+    ("What is the largest planet?", "Jupiter is the largest planet in the solar system."),
+    ("How many legs does a spider have?", "A spider has eight legs."),
+    ("What gas do plants absorb?", "Plants absorb carbon dioxide from the air."),
+]
+WRONG = [
+    "The Eiffel Tower is in Rome.", "The Berlin Wall fell in 1961.", "Bees make silk from leaves.",
+    "Water boils at 40 degrees Celsius at sea level.", "Charles Dickens wrote Hamlet.",
+    "Mars is the largest planet in the solar system.", "A spider has six legs.", "Plants absorb helium from the air.",
+]
+
+
+def traffic(path: Path, *, wrong: bool, started: float = 1_000_000.0) -> Path:
+    rows = []
+    for i, (question, fact) in enumerate(FACTS):
+        rows.append({"id": f"t{i}", "question": question, "answer": WRONG[i] if wrong else fact,
+                     "contexts": [fact, "Unrelated text about the weather."], "metadata": {"started": started + i}})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def test_window_keeps_recent_records_and_samples_them_reproducibly():
+    records = [{"id": i, "metadata": {"started": 1000.0 + i * 600}} for i in range(48)]  # every 10 min, 8 h
+    records.append({"id": "no-time"})
+    window, seen = sample_window(records, hours=2, size=None, now=1000.0 + 47 * 600)
+    assert seen == 13 and [r["id"] for r in window] == list(range(35, 48))  # 2 h back, inclusive
+    one, _ = sample_window(records, hours=None, size=5, seed=3)
+    two, _ = sample_window(records, hours=None, size=5, seed=3)
+    assert one == two and len(one) == 5
+    starts = [(r.get("metadata") or {}).get("started") or 0 for r in one]
+    assert starts == sorted(starts)
+
+
+def test_watch_metric_alerts_only_beyond_the_interval():
+    assert not watch_metric("f", 0.80, 0.75, 0.85, [0.84, 0.86]).alert  # drop 0.05 = margin 0.05
+    dropped = watch_metric("f", 0.70, 0.65, 0.75, [0.84, 0.86])
+    assert dropped.alert and dropped.drop == pytest.approx(0.15)
+    assert not watch_metric("f", 0.70, 0.65, 0.75, []).alert  # nothing to compare with
+    risen = watch_metric("noise", 0.40, 0.30, 0.45, [0.20], lower_is_better=True)
+    assert risen.alert and risen.drop == pytest.approx(0.20)
+
+
+def test_monitor_records_production_runs_and_alerts_on_a_drop(tmp_path, minilm):
+    store = str(tmp_path / "runs.db")
+    for day in range(2):  # two healthy days
+        report = monitor([traffic(tmp_path / f"good{day}.jsonl", wrong=False)], metrics=["faithfulness"],
+                         hours=None, size=8, store=store, show_progress=False, cache=False, journal=False)
+        assert not report.alert and report.sampled == 8
+    runs = RunStore(store).list(tag="production")
+    assert len(runs) == 2 and all(r.dataset_name == "production-window.jsonl" for r in runs)
+    healthy = runs[0].summary["faithfulness"].mean
+    assert healthy > 0.8
+    done = CliRunner().invoke(app, ["monitor", str(traffic(tmp_path / "bad.jsonl", wrong=True)), "-m", "faithfulness",
+                                    "--window", "0", "--store", store, "-q", "--tag", "canary"])
+    assert done.exit_code == 1, done.output
+    assert "ALERT" in done.output and "faithfulness: DROPPED" in done.output
+    latest = RunStore(store).list(tag="production")[0]
+    assert latest.tags == ["production", "canary"] and latest.summary["faithfulness"].mean < healthy - 0.3

@@ -1,0 +1,260 @@
+"""The run store: evaluate records its run as it streams; runs are listed, shown, compared,
+exported back to the very file ``--out`` wrote, and deleted; two processes recording at once
+lose nothing; credentials never reach the database."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+from ragmeter import EvaluationResult, evaluate
+from ragmeter.cli.app import app
+from ragmeter.result import RunInfo, SampleResult
+from ragmeter.metrics.score import MetricScore
+from ragmeter.runs import Record, RunNotFound, RunRecorder, RunStore, mask_text
+
+ROOT = Path(__file__).resolve().parents[1]
+METRICS = ["token_f1", "exact_match"]
+runner = CliRunner()
+
+
+def write_rows(path: Path, n: int, *, worse_every: int = 0) -> Path:
+    rows = []
+    for i in range(n):
+        answer = f"the answer {i} is {i * 7 % 13} apples"
+        if worse_every and i % worse_every == 0:
+            answer = f"no idea about {i}"
+        rows.append({"id": f"s{i}", "question": f"How many apples in basket {i}?", "answer": answer,
+                     "contexts": [f"basket {i} holds {i * 7 % 13} apples"],
+                     "ground_truth": f"the answer {i} is {i * 7 % 13} apples"})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def store_url(tmp_path) -> str:
+    return str(tmp_path / "store" / "runs.db")
+
+
+def run(data: Path, store_url: str, out: Path | None = None, tags=("t",)) -> tuple[EvaluationResult, Record]:
+    record = Record(store=store_url, tags=list(tags))
+    result = evaluate(data, METRICS, out=out, record=record, show_progress=False, cache=False, journal=False)
+    return result, record
+
+
+def test_a_recorded_run_exports_the_very_file_out_wrote(tmp_path, store_url):
+    data = write_rows(tmp_path / "data.jsonl", 40)
+    result, record = run(data, store_url, out=tmp_path / "out.json")
+    store = RunStore(store_url)
+    exported = store.export(record.run, tmp_path / "export.json")
+    assert exported.read_bytes() == (tmp_path / "out.json").read_bytes()
+    store.export(record.run, tmp_path / "export.parquet")
+    assert EvaluationResult.load(tmp_path / "export.parquet") == EvaluationResult.load(tmp_path / "out.json")
+    loaded = store.load(record.run[:6])  # a prefix is enough
+    assert loaded == EvaluationResult.load(tmp_path / "out.json")
+    summary = store.get(record.run)
+    assert summary.status == "finished" and summary.samples == 40 and summary.tags == ["t"]
+    assert summary.summary["token_f1"].mean == pytest.approx(result.summary()["token_f1"].mean)
+    assert summary.summary["exact_match"].scored == 40
+    stats = summary.summary["token_f1"]
+    assert stats.ci_low <= stats.mean <= stats.ci_high
+    assert summary.source == str(data) and summary.metrics == METRICS
+
+
+def test_list_filters_by_tag_dataset_and_branch(tmp_path, store_url, monkeypatch):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run(["git", "init", "-q", "-b", "feature-x", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    commit = subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    one = write_rows(tmp_path / "one.jsonl", 10)
+    other = write_rows(tmp_path / "other.jsonl", 12)
+    worse = write_rows(tmp_path / "one_v2.jsonl", 10, worse_every=2)  # same test set, another app version
+    _, r1 = run(one, store_url, tags=["base"])
+    monkeypatch.chdir(repo)
+    _, r2 = run(worse, store_url, tags=["new", "nightly"])
+    _, r3 = run(other, store_url, tags=["nightly"])
+    store = RunStore(store_url)
+    assert [r.id for r in store.list()] == [r3.run, r2.run, r1.run]
+    assert [r.id for r in store.list(tag="nightly")] == [r3.run, r2.run]
+    assert [r.id for r in store.list(branch="feature-x")] == [r3.run, r2.run]
+    assert store.get(r2.run).git_commit == commit
+    # one test set, two app versions: one fingerprint, so one trend
+    assert store.get(r1.run).dataset == store.get(r2.run).dataset != store.get(r3.run).dataset
+    assert [r.id for r in store.list(dataset=store.get(r1.run).dataset[:8])] == [r2.run, r1.run]
+    assert [r.id for r in store.list(dataset="other.jsonl")] == [r3.run]
+    assert [r.id for r in store.trend(store.get(r1.run).dataset)] == [r1.run, r2.run]
+    assert store.delete(r2.run[:5]) == r2.run
+    assert [r.id for r in store.list()] == [r3.run, r1.run]
+    with pytest.raises(RunNotFound, match="no run"):
+        store.load(r2.run)
+    with pytest.raises(sa.exc.NoResultFound):
+        with store.engine.connect() as conn:  # its samples went with it
+            conn.execute(sa.text("select 1 from samples where run = :r limit 1"), {"r": r2.run}).one()
+
+
+def test_no_record_and_env_off_record_nothing(tmp_path, store_url, monkeypatch):
+    data = write_rows(tmp_path / "data.jsonl", 3)
+    evaluate(data, METRICS, record=False, show_progress=False, cache=False, journal=False)
+    monkeypatch.setenv("RAGMETER_RUNS", "off")
+    evaluate(data, METRICS, show_progress=False, cache=False, journal=False)
+    monkeypatch.setenv("RAGMETER_RUNS", store_url)
+    evaluate(data, METRICS, show_progress=False, cache=False, journal=False)  # default: recorded, here
+    assert len(RunStore(store_url).list()) == 1
+
+
+def test_default_store_is_dot_ragmeter_in_the_current_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("RAGMETER_RUNS")
+    monkeypatch.chdir(tmp_path)
+    evaluate(write_rows(tmp_path / "d.jsonl", 2), METRICS, show_progress=False, cache=False, journal=False)
+    assert len(RunStore(tmp_path / ".ragmeter" / "runs.db").list()) == 1
+    mode = sa.create_engine(f"sqlite:///{tmp_path / '.ragmeter' / 'runs.db'}").connect().execute(
+        sa.text("PRAGMA journal_mode")).scalar()
+    assert mode == "wal"
+
+
+def test_credentials_never_reach_the_store(tmp_path, store_url):
+    secret_judge = "openai:gpt-4o@https://bob:hunter2@llm.internal/v1?api-key=XYZSECRET&model=a"
+    info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, judge=secret_judge,
+                   embedder="openai:e@http://svc/v1?token=TOKSECRET", started=1.0, source="d.jsonl")
+    recorder = RunRecorder(RunStore(store_url), info)
+    recorder.add(SampleResult(row=0, sample={"question": "q", "answer": "a"},
+                              scores={"token_f1": MetricScore(value=0.5, reason="r")}))
+    info.finished = 2.0
+    recorder.finish(info, {}, [])
+    stored = RunStore(store_url).get(recorder.id)
+    assert stored.judge == "openai:gpt-4o@https://***@llm.internal/v1?api-key=***&model=a"
+    assert stored.embedder == "openai:e@http://svc/v1?token=***"
+    blob = b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())  # database and WAL
+    for secret in (b"hunter2", b"XYZSECRET", b"TOKSECRET"):
+        assert secret not in blob
+    assert mask_text("key sk-abcdefghijklmnopqrstuv and hf_ABCDEFGHIJKLMNOPQRSTUVWX") == "key *** and ***"
+    assert mask_text("http://host:8000/v1?model=x") == "http://host:8000/v1?model=x"
+
+
+def test_a_failed_run_is_kept_as_failed_without_samples(tmp_path, store_url):
+    info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, started=1.0)
+    recorder = RunRecorder(RunStore(store_url), info, tags=["x"])
+    for i in range(600):  # one batch already written
+        recorder.add(SampleResult(row=i, sample={"question": f"q{i}", "answer": "a"},
+                                  scores={"token_f1": MetricScore(value=0.5, reason="r")}))
+    recorder.abort()
+    store = RunStore(store_url)
+    assert store.get(recorder.id).status == "failed"
+    assert list(store.iter_samples(recorder.id)) == []
+    with pytest.raises(RunNotFound, match="failed"):
+        store.export(recorder.id, tmp_path / "x.json")
+
+
+def test_two_processes_recording_at_once_lose_nothing(tmp_path, store_url):
+    n = 3000
+    script = (
+        "import sys\n"
+        "from ragmeter import evaluate\n"
+        "from ragmeter.runs import Record\n"
+        "r = Record(store=sys.argv[2], tags=[sys.argv[3]])\n"
+        "evaluate(sys.argv[1], ['token_f1', 'exact_match'], out=sys.argv[4], record=r, show_progress=False,"
+        " cache=False, journal=False)\n"
+        "print(r.run)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
+    procs = []
+    for name in ("p1", "p2"):
+        data = write_rows(tmp_path / f"{name}.jsonl", n, worse_every=3 if name == "p2" else 0)
+        procs.append(subprocess.Popen(
+            [sys.executable, "-c", script, str(data), store_url, name, str(tmp_path / f"{name}.json")],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        ))
+    ids = []
+    for proc in procs:
+        stdout, stderr = proc.communicate(timeout=300)
+        assert proc.returncode == 0, stderr
+        ids.append(stdout.strip().splitlines()[-1])
+    store = RunStore(store_url)
+    for name, run_id in zip(("p1", "p2"), ids):
+        assert store.get(run_id).samples == n and store.get(run_id).tags == [name]
+        store.export(run_id, tmp_path / f"{name}.export.json")
+        assert (tmp_path / f"{name}.export.json").read_bytes() == (tmp_path / f"{name}.json").read_bytes()
+
+
+def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
+    base = write_rows(tmp_path / "base.jsonl", 30)
+    new = write_rows(tmp_path / "new.jsonl", 30, worse_every=3)
+    for data, tag in ((base, "base"), (new, "new")):
+        done = runner.invoke(app, ["evaluate", str(data), "-m", ",".join(METRICS), "-q", "--no-cache",
+                                   "--store", store_url, "--tag", tag, "--out", str(tmp_path / f"{tag}.json")])
+        assert done.exit_code == 0, done.output
+    store = RunStore(store_url)
+    new_id, base_id = (r.id for r in store.list())
+    listed = runner.invoke(app, ["runs", "list", "--store", store_url, "--tag", "new"], terminal_width=250)
+    assert listed.exit_code == 0 and new_id in listed.stdout and base_id not in listed.stdout
+    shown = runner.invoke(app, ["runs", "show", new_id[:6], "--store", store_url], terminal_width=200)
+    assert shown.exit_code == 0 and "token_f1" in shown.stdout and "95% interval" in shown.stdout
+    compared = runner.invoke(app, ["runs", "compare", base_id, new_id, "--store", store_url, "--moved", "2"],
+                             terminal_width=250)
+    assert compared.exit_code == 0, compared.output
+    assert "regressed" in compared.stdout and "samples that moved most" in compared.stdout
+    assert "row 0 (s0): 1.000 -> 0.000 (-1.000)" in compared.stdout  # every third answer broken
+    exported = runner.invoke(app, ["runs", "export", base_id, "-o", str(tmp_path / "e.json"), "--store", store_url])
+    assert exported.exit_code == 0
+    assert (tmp_path / "e.json").read_bytes() == (tmp_path / "base.json").read_bytes()
+    missing = runner.invoke(app, ["runs", "show", "zzz", "--store", store_url])
+    assert missing.exit_code == 2 and "no run 'zzz'" in missing.output
+    deleted = runner.invoke(app, ["runs", "delete", base_id, "--yes", "--store", store_url])
+    assert deleted.exit_code == 0 and [r.id for r in store.list()] == [new_id]
+
+
+def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, store_url, monkeypatch):
+    ray = pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path / "cache"))
+    data = write_rows(tmp_path / "data.jsonl", 30, worse_every=4)
+    _, local = run(data, store_url, out=tmp_path / "local.json")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        record = Record(store=store_url)
+        evaluate(data, METRICS, engine="ray", out=tmp_path / "ray.json", record=record, show_progress=False,
+                 cache=False, journal=False)
+    finally:
+        ray.shutdown()
+    store = RunStore(store_url)
+    assert store.get(record.run).samples == 30
+    assert store.load(record.run) == EvaluationResult.load(tmp_path / "ray.json")
+    assert store.load(record.run).samples == store.load(local.run).samples
+
+
+def test_the_stored_interval_is_the_normal_approximation():
+    import math
+    import statistics
+
+    from ragmeter.runs import RunningStats
+
+    values = [0.1, 0.9, 0.5, 0.5, 0.7, 0.3, 1.0, 0.0]
+    stats = RunningStats()
+    for v in values:
+        stats.add(v)
+    half = 1.959963984540054 * statistics.stdev(values) / math.sqrt(len(values))
+    assert stats.mean == pytest.approx(statistics.fmean(values))
+    assert stats.interval() == pytest.approx((statistics.fmean(values) - half, statistics.fmean(values) + half))
+    one = RunningStats()
+    one.add(0.4)
+    assert one.interval() == (None, None)
+
+
+def test_a_dry_run_records_nothing(tmp_path, store_url, monkeypatch):
+    from ragmeter import estimate
+
+    monkeypatch.setenv("RAGMETER_RUNS", store_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    guess = estimate(write_rows(tmp_path / "d.jsonl", 3), ["faithfulness"], judge="openai:gpt-4o-mini@http://127.0.0.1:9/v1",
+                     show_progress=False, cache=False)
+    assert guess.calls > 0  # it went through the engine, counting the calls a real run would make
+    assert RunStore(store_url).list() == []
