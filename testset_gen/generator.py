@@ -13,7 +13,6 @@ journalled as they are accepted, so an interrupted run picks up where it stopped
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import warnings
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, open_cache
 from ragmeter.calls.usage import Usage
+from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
@@ -254,4 +254,6 @@ def generate(source: Any, size: int, **options: Any) -> GenerationResult:
     0.25 / 0), as a mapping or ``"simple=0.5,reasoning=0.25,multi_context=0.25"``.
     ``seed``: which chunks seed which question. See ``agenerate`` for the rest.
     """
-    return asyncio.run(agenerate(source, size, **options))
+    # the process's one long-lived loop, as evaluate and run_app use: a LangChain judge whose
+    # client is cached per process would find a loop of asyncio.run's already closed
+    return run_sync(lambda: agenerate(source, size, **options))
