@@ -166,6 +166,8 @@ def test_credentials_in_urls_stay_out_of_the_api_result_and_python_logs(server, 
     import logging
 
     caplog.set_level(logging.DEBUG)
+    for name in ("httpx", "httpx2"):  # a CLI test earlier in the process may have quietened them
+        caplog.set_level(logging.DEBUG, logger=name)
     url = f"http://alice:{PASSWORD}@127.0.0.1:{server.port}/v1?token={QUERY_KEY}"
     server.script.append(Reply(status=503))
     result = evaluate([PARIS], ["faithfulness"], judge=f"openai:mock-judge@{url}", show_progress=False,
