@@ -140,8 +140,8 @@ def run_sync(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
 
 
 def _shutdown() -> None:
-    """At exit: finish async generators and stop the loop, so no "Task was destroyed but it
-    is pending" noise reaches the user's terminal."""
+    """At exit: finish async generators, stop and close the loop, so no "Task was destroyed
+    but it is pending" or "unclosed event loop" noise reaches the user's terminal."""
     loop, thread = _loop, _thread
     if loop is None or thread is None or loop.is_closed() or not thread.is_alive():
         return
@@ -151,6 +151,8 @@ def _shutdown() -> None:
         pass
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=2.0)
+    if not thread.is_alive():
+        loop.close()  # else Python warns at exit of an unclosed event loop
 
 
 atexit.register(_shutdown)
