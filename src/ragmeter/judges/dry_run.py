@@ -1,8 +1,8 @@
 """A chat backend that sends nothing: it counts what each call would cost and answers with a
 reply of the right shape, so a dry run walks the same path as the real run.
 
-The LLM judge's dry-run twin (``LLMJudge.dry_run``) runs over it and builds the same requests (same prompts, same
-bundling into one call per phase, same cache keys). A request already in the disk cache is
+The LLM judge's dry-run twin (``LLMJudge.dry_run``) runs over it and builds the same
+requests (same prompts, same bundling into one call per phase, same cache keys). A request already in the disk cache is
 a cache hit, exactly as in the real run, and its cached reply is used; the others are
 counted as calls, their prompt tokens estimated (``ragmeter.calls.tokens``), and answered
 with a synthetic reply sized like a real one: a claim per sentence (and per clause joined
