@@ -7,21 +7,17 @@ chromedriver or selenium is absent.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
 from test_report import BREAKOUT, XSS, baseline_pair, make_result, rich_result, score
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
+from browser import MISSING, available, headless_chromium
 
-if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-    pytest.skip("headless Chromium not installed: apt-get install chromium chromium-driver", allow_module_level=True)
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed: pip install selenium")
+if not available():
+    pytest.skip(MISSING, allow_module_level=True)
+pytest.importorskip("selenium.webdriver", reason="selenium not installed: pip install selenium")
 
 from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -48,24 +44,9 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def driver() -> Iterator["webdriver.Chrome"]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="ragmeter-chromium-")
-    options = Options()
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-dev-shm-usage", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-quic", f"--user-data-dir={profile}", "--window-size=1400,1400"):
-        options.add_argument(arg)
-    options.binary_location = str(CHROMIUM)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+def driver() -> Iterator[Any]:
+    with headless_chromium() as browser:
         yield browser
-    finally:
-        browser.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def load(driver, url: str) -> None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import socket
-import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
+from browser import headless_chromium
 
 pytest.importorskip("fastapi", reason="the UI needs fastapi: pip install 'ragmeter[ui]'")
 from fastapi.testclient import TestClient  # noqa: E402
@@ -127,8 +126,6 @@ def test_cli_ui_refuses_a_public_address_without_a_token(monkeypatch):
 
 # ---------------------------------------------------------------- in a real browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
 def free_port() -> int:
@@ -198,27 +195,9 @@ def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_w
 
 
 @pytest.fixture(scope="module")
-def driver():
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("headless Chromium not installed: apt-get install chromium chromium-driver")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed: pip install selenium")
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="ragmeter-chromium-")
-    options = Options()
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-dev-shm-usage", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--disable-quic", f"--user-data-dir={profile}", "--window-size=1400,1400"):
-        options.add_argument(arg)
-    options.binary_location = str(CHROMIUM)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
+def driver() -> Iterator[Any]:
+    with headless_chromium(("browser", "performance")) as browser:
         yield browser
-    finally:
-        browser.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 def wait_for(driver, condition, timeout=20):
