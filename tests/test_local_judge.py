@@ -117,7 +117,7 @@ def test_cascade_sends_the_uncertain_verdicts_and_merges_the_answers(minilm):
 def test_cascade_band_controls_the_share_escalated(minilm):
     records = [record("Einstein was born in Germany on 14th March 1879. He was a physicist who liked sailing.")]
     shares = []
-    for band in ((0.5, 0.5), (0.2, 0.8), (0.0, 1.0)):
+    for band in ((0.5, 0.5), (0.45, 0.55), (0.0, 1.0)):
         with OpenAIMockServer(chat_responder=scripted_judge.respond) as server:
             result = cascade(server, records, ["faithfulness", "context_precision", "context_recall"], band)
         shares.append(result.usage["judge"].escalated_share)

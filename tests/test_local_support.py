@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter.local.support import ANTONYMS, content_positions, credit, stem
+from ragmeter.local.verifier import AlignmentVerifier
 
 LEAVES = ("As days shorten in autumn, deciduous trees stop producing chlorophyll, the green "
           "pigment that captures light for photosynthesis. The chlorophyll already in the leaf "
@@ -26,8 +27,6 @@ PAINTING = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo 
 
 @pytest.fixture(scope="module")
 def verifier(minilm):
-    from ragmeter.local.verifier import AlignmentVerifier
-
     return AlignmentVerifier()
 
 
@@ -74,11 +73,25 @@ def test_broken_support(verifier, premise, claim):
     assert p < 0.5, (claim, p, verifier.align([(premise, claim)]))
 
 
-def test_words_found_together_skip_the_encoder(verifier):
-    [a] = verifier.align([(PAINTING, "The Mona Lisa is on display at the Louvre in Paris.")])
-    assert a.semantic is None and verifier.probability(a) > 0.9
+def test_the_hand_formula_skips_the_encoder_when_words_are_found_together():
+    hand = AlignmentVerifier(learned=False)
+    [a] = hand.align([(PAINTING, "The Mona Lisa is on display at the Louvre in Paris.")])
+    assert hand.head is None and a.semantic is None and hand.probability(a) > 0.9
+
+
+def test_the_head_reads_every_claim_that_shares_words_by_meaning(verifier):
+    [a, far] = verifier.align([(PAINTING, "The Mona Lisa is on display at the Louvre in Paris."),
+                               (PAINTING, "Photosynthesis releases oxygen.")])
+    assert verifier.head is not None and a.semantic is not None and a.semantic.coverage == 1.0
+    assert verifier.probability(a) > 0.5
+    assert far.coverage < AlignmentVerifier.MIN_COVERAGE and far.semantic is None
+    assert verifier.probability(far) < 0.1
 
 
 def test_symbolic_break_is_not_repaired_by_meaning(verifier):
     [a] = verifier.align([(TREATY, "The army was limited to 300,000 men.")])
-    assert a.values == 0.0 and a.semantic is None
+    assert a.values == 0.0 and a.semantic is not None and a.semantic.coverage > 0.9
+    assert verifier.probability(a) < 0.5
+    hand = AlignmentVerifier(learned=False)
+    [h] = hand.align([(TREATY, "The army was limited to 300,000 men.")])
+    assert h.semantic is None and hand.probability(h) < 0.5

@@ -26,24 +26,22 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
-if TYPE_CHECKING:
-    from ragmeter.local.verifier import Alignment
+from ragmeter.local.alignment import Alignment
 
 WEIGHTS = Path(__file__).with_name("support_head.json")
 
 FEATURES: tuple[str, ...] = (
     "coverage", "pairs", "entities", "values", "negation", "meaning_coverage",
     "meaning_pairs", "together", "weakest", "no_contrast", "similarity", "read_by_meaning",
-    "role_agrees", "no_role_conflict",
+    "role_agrees", "no_role_conflict", "anchored",
 )
 """The signals the head reads, in order (see ``features``)."""
 
 
-def features(a: "Alignment") -> list[float]:
+def features(a: Alignment) -> list[float]:
     """The head's inputs for one alignment, each in [0, 1], in the order of ``FEATURES``.
 
     ``coverage``, ``pairs``, ``entities``, ``values``, ``negation``: the lexical checks.
@@ -56,7 +54,8 @@ def features(a: "Alignment") -> list[float]:
     (a claim sharing under a quarter of its words with the premise is not read).
     ``role_agrees`` / ``no_role_conflict``: the role check (``roles``) found the claim's
     agent and patient in the same roles in the premise / did not find them swapped or
-    another name in one of them.
+    another name in one of them. ``anchored``: share of the claim's names, numbers and
+    dates stated in its evidence sentence(s).
     """
     s = a.semantic
     if s is None:
@@ -65,7 +64,8 @@ def features(a: "Alignment") -> list[float]:
     else:
         signals = [a.coverage, a.pairs, a.entities, a.values, a.negation, s.coverage, s.pairs,
                    s.together, s.weakest, 1.0 - s.contrast, max(0.0, s.similarity), 1.0]
-    return signals + [1.0 if a.roles == 1.0 else 0.0, 0.0 if a.roles == 0.0 else 1.0]
+    return signals + [1.0 if a.roles == 1.0 else 0.0, 0.0 if a.roles == 0.0 else 1.0,
+                      a.anchored]
 
 
 @dataclass(frozen=True)
@@ -97,9 +97,13 @@ class SupportHead:
                    str(data.get("trained_on", "")))
 
 
-@lru_cache(maxsize=1)
-def default_head() -> SupportHead | None:
-    """The shipped head, or None when the package has none (the hand formula applies)."""
-    if not WEIGHTS.exists():
+def load_head(path: Path = WEIGHTS) -> SupportHead | None:
+    """The head whose weights are at ``path``, or None when there is no such file (the
+    verifier then falls back to its hand formula)."""
+    if not path.exists():
         return None
-    return SupportHead.from_json(WEIGHTS.read_text(encoding="utf-8"))
+    return SupportHead.from_json(path.read_text(encoding="utf-8"))
+
+
+DEFAULT_HEAD: SupportHead | None = load_head()
+"""The shipped head, read once at import (a few hundred bytes of JSON)."""

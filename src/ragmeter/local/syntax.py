@@ -20,6 +20,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Sequence
 
 from ragmeter.extras import require
+from ragmeter.local import caches
 from ragmeter.local.nlp import MODEL_NAMES, LocalModelUnavailable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,6 +35,12 @@ CACHE_SIZE = 4096
 """Parsed texts kept: chunks are read by the graph builder and again by the generator."""
 
 _GLUED = re.compile(r"(?<=[a-z0-9)\]\"'])\.(?=[A-Z][a-z])")
+
+
+@caches.register
+def _clear_docs() -> None:
+    with _DOCS_LOCK:
+        _DOCS.clear()
 
 
 def load_parser() -> "Language":

@@ -20,7 +20,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import ClassVar, Protocol, Sequence, runtime_checkable
+from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -28,10 +28,11 @@ from ragmeter.extras import require
 from ragmeter.local import caches, nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
-from ragmeter.local.support import Candidates, SemanticMatch, SemanticMatcher
+from ragmeter.local.alignment import Alignment
+from ragmeter.local.support import Candidates, SemanticMatcher
 from ragmeter.local import syntax
 from ragmeter.local.roles import frames, role_agreement
-from ragmeter.local.support_head import SupportHead, default_head, features
+from ragmeter.local.support_head import DEFAULT_HEAD, SupportHead, features
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -138,6 +139,11 @@ class _Lexicon:
             if len(w) >= 4:
                 self._by_prefix.setdefault(w[:4], []).append(w)
         self.text = " " + " ".join(nlp.normalise_text(s.text) for s in sentences) + " "
+        self.values: set[str] = set()
+        for s in sentences:
+            self.values.update(s.numbers)
+            for d in s.dates:
+                self.values.update(str(int(part)) for part in d.split("-") if part)
 
     def has(self, word: str) -> bool:
         if word in self.words:
@@ -211,73 +217,6 @@ def _pair_coverage(content: Sequence[str], premise: Sequence[Sentence]) -> float
 
 
 # --- the alignment verifier --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Alignment:
-    """The signals behind one support score, each in [0, 1] (1 = agrees with the premise).
-
-    ``coverage``: rarity-weighted share of the claim's content lemmas found in the evidence
-    sentence (full credit) or elsewhere in the premise (half credit).
-    ``pairs``: share of the claim's neighbouring content-word pairs stated together
-    (``_pair_coverage``).
-    ``entities``: mean over the claim's named entities of how well each is found (1 if none).
-    ``values``: share of the claim's numbers and dates that the premise states (1 if none).
-    ``negation``: 0 if the claim negates what its evidence sentence asserts or the other
-    way round (``_negation_agrees``), else 1.
-    ``similarity``: MiniLM cosine between the claim and its evidence sentence, or ``None``
-    when the verifier runs without embeddings.
-    ``semantic``: the reading by meaning (``support.SemanticMatch``), when it was made.
-    ``roles``: who did what to whom, against the premise (``roles.role_agreement``): 1
-    agrees, 0 conflicts (swapped roles, another name in the role), 0.5 unknown or not read.
-    """
-
-    coverage: float
-    pairs: float
-    entities: float
-    values: float
-    negation: float
-    similarity: float | None = None
-    semantic: SemanticMatch | None = None
-    roles: float = 0.5
-
-    TRUST_FROM: ClassVar[float] = 0.45
-
-    @property
-    def trust(self) -> float:
-        """How far the semantic reading may replace the lexical one, in [0, 1]: 0 below a
-        claim-to-evidence cosine of 0.45 (``TRUST_FROM``), 1 from 0.65, linear between.
-
-        Word counterparts are trusted only when the claim as a whole reads like its
-        evidence: on HaluEval QA dev, fabricated answers found a counterpart for most of
-        their words too (a plausible "singer" for "actor"), but as sentences they are far
-        from the passage's; faithful paraphrases on the RAG dev set score 0.55-0.95 (the
-        low end: short claims against a long evidence sentence).
-        """
-        if self.semantic is None:
-            return 0.0
-        return min(1.0, max(0.0, (self.semantic.similarity - self.TRUST_FROM) / 0.2))
-
-    @property
-    def meaning_coverage(self) -> float:
-        """Coverage with paraphrase: the lexical one, raised toward the semantic one by
-        ``trust``."""
-        if self.semantic is None:
-            return self.coverage
-        return self.coverage + self.trust * max(0.0, self.semantic.coverage - self.coverage)
-
-    @property
-    def meaning_pairs(self) -> float:
-        """Word pairs stated together, lexically or (by ``trust``) through counterparts."""
-        if self.semantic is None:
-            return self.pairs
-        return self.pairs + self.trust * max(0.0, self.semantic.pairs - self.pairs)
-
-    @property
-    def agrees(self) -> float:
-        """0 when a negation or an antonym sets the claim against its evidence, else 1."""
-        contrast = self.semantic.contrast if self.semantic else 0.0
-        return self.negation * (1.0 - contrast)
 
 
 class AlignmentVerifier:
@@ -374,7 +313,7 @@ class AlignmentVerifier:
         self.semantic = semantic
         self.matcher = matcher or SemanticMatcher()
         # the head was trained on the meaning reading's signals: without it, the hand formula
-        self.head = (head or default_head()) if (semantic and learned) else None
+        self.head = (head or DEFAULT_HEAD) if (semantic and learned) else None
         if not semantic:
             self.name = "lexical"
 
@@ -609,7 +548,24 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
         values=_values(claim, premise.analysis),
         negation=negation,
         similarity=float(max(0.0, sims[best])) if sims is not None else None,
+        anchored=_anchored(claim, ents, evidence),
     )
+
+
+def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon) -> float:
+    """Share of the claim's names, numbers and dates that its evidence (the sentence or pair
+    of neighbouring sentences holding most of its words) states; 1 when it has none.
+
+    ``entities`` and ``values`` look in the whole premise, which a wrong detail taken from
+    elsewhere in the passage passes: "Howard Florey discovered penicillin" where Florey is
+    named two sentences after the discovery, "the library opens at 9" where 9 is Sunday's
+    hour. The evidence is where the rest of the claim is said; its details should be there.
+    """
+    values = list(dict.fromkeys(claim.numbers)) + [
+        str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
+    checks = [evidence.entity(e.norm) >= 1.0 for e in names]
+    checks += [v in evidence.values for v in values]
+    return sum(checks) / len(checks) if checks else 1.0
 
 
 _DENYING = frozenset("forbid ban prohibit lack fail refuse deny prevent exclude absent "
