@@ -47,6 +47,12 @@ class Alignment:
     TRUST_FROM: ClassVar[float] = 0.45
 
     @property
+    def found_together(self) -> bool:
+        """Every content word of the claim is in the premise, and every neighbouring pair
+        together: nothing is left for a reading by meaning to find (it is not made)."""
+        return self.coverage >= 0.999 and self.pairs >= 0.999
+
+    @property
     def trust(self) -> float:
         """How far the semantic reading may replace the lexical one, in [0, 1]: 0 below a
         claim-to-evidence cosine of 0.45 (``TRUST_FROM``), 1 from 0.65, linear between.

@@ -47,20 +47,25 @@ def features(a: Alignment) -> list[float]:
     ``coverage``, ``pairs``, ``entities``, ``values``, ``negation``: the lexical checks.
     ``meaning_coverage``, ``meaning_pairs``: the same read by meaning (word counterparts in
     context), or the lexical values when the claim was not read by meaning.
-    ``weakest``: the lowest credit of a claim word (1 when not read by meaning and fully
-    covered; the lexical coverage otherwise). ``no_contrast``: 0 when the evidence states the
+    ``weakest``: the lowest credit of a claim word (the lexical coverage when not read). ``no_contrast``: 0 when the evidence states the
     antonym of a claim word, else 1. ``similarity``: cosine of the claim with its closest evidence
     sentence (0 when not read). ``read_by_meaning``: 1 when the semantic reading exists
     (a claim sharing under a quarter of its words with the premise is not read).
+    A claim whose words the premise states all, and together (``found_together``), is not
+    read by meaning (the encoder pass is most of the verifier's cost and would find
+    nothing); its meaning signals are those of a perfect reading (all 1).
     ``role_agrees`` / ``no_role_conflict``: the role check (``roles``) found the claim's
     agent and patient in the same roles in the premise / did not find them swapped or
     another name in one of them. ``anchored``: share of the claim's names, numbers and
     dates stated in its evidence sentence(s).
     """
     s = a.semantic
-    if s is None:
+    if s is None and a.found_together:  # read by its words alone: nothing left to find
+        signals = [a.coverage, a.pairs, a.entities, a.values, a.negation, 1.0, 1.0, 1.0, 1.0,
+                   1.0, 1.0, 1.0]
+    elif s is None:
         signals = [a.coverage, a.pairs, a.entities, a.values, a.negation, a.coverage, a.pairs,
-                   a.pairs, 1.0 if a.coverage >= 0.999 else a.coverage, 1.0, 0.0, 0.0]
+                   a.pairs, a.coverage, 1.0, 0.0, 0.0]
     else:
         signals = [a.coverage, a.pairs, a.entities, a.values, a.negation, s.coverage, s.pairs,
                    s.together, s.weakest, 1.0 - s.contrast, max(0.0, s.similarity), 1.0]

@@ -430,15 +430,17 @@ class AlignmentVerifier:
         """Adds the semantic reading (``support.SemanticMatcher``) to the pairs that need it.
 
         Not needed, so not computed (most of the cost is encoding sentences): when the claim's
-        words are all found together already; when a symbolic check has broken support (a
-        wrong number or date, a flipped negation, a name the premise does not state), which
-        no paraphrase repairs; when the claim shares almost nothing with the premise.
+        words are all found together already; when the claim shares almost nothing with the
+        premise. For the hand formula also when a symbolic check has broken support (a wrong
+        number or date, a flipped negation, a name the premise does not state), which it
+        lets no paraphrase repair; the learned head weighs those against the meaning signals
+        (a paraphrase restates numbers and negations too: "no more than five" for "up to
+        five"), so it reads them.
         """
         jobs: list[tuple[int, Candidates]] = []
         for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
-            if a.coverage < self.MIN_COVERAGE or (self.head is None and (
-                    (a.coverage >= 0.999 and a.pairs >= 0.999) or a.values < 1
-                    or a.negation < 1 or a.entities < 0.999)):
+            if a.coverage < self.MIN_COVERAGE or a.found_together or (self.head is None and (
+                    a.values < 1 or a.negation < 1 or a.entities < 0.999)):
                 continue
             p = prepared[premise]
             ranked = _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]
