@@ -57,6 +57,8 @@ def _report(result: Any) -> Table:
     rejections = result.rejections_by_type()
     table = Table("synthesizer" if result.personas else "evolution", "asked", "written", "rejected by filter", "main reasons",
                   title=f"test set: {len(result.testset)} of {sum(result.requested.values())} questions")
+    table.columns[0].no_wrap = True  # "multi_hop_abstract" must stay readable in 80 columns
+    table.columns[-1].overflow = "fold"  # a reason is wrapped whole, never cut to "JudgeOutputInval…"
     for kind, asked in result.requested.items():
         reasons = rejections.get(kind, {})
         top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
