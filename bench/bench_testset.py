@@ -193,7 +193,8 @@ def cost(args: argparse.Namespace) -> None:
                 "writing calls (repair re-asks included)": str(counted["writing"]),
                 "critic calls (batches of 8)": str(counted["critic"]),
                 "**calls per kept question beyond the fixed cost**": f"**{per_question:.2f}**" if calls else "0",
-                "rejected attempts": str(len(result.rejected)),
+                "rejected (LLM: attempts; offline: filtered candidates)": str(
+                    sum(sum(v.values()) for v in result.rejections_by_type().values())),
                 "prompt tokens (mock count)": f"{result.usage.prompt_tokens:,}" if result.usage else "0",
                 "wall time (ingest, chunk, graph, generate)": f"{wall:.1f} s",
                 "shortfall": str(result.shortfall or "none"),

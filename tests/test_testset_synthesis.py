@@ -215,7 +215,7 @@ LOUVRE = "The Louvre in Paris holds the Mona Lisa, which Leonardo da Vinci paint
 
 @pytest.mark.parametrize("docs_, synthesizer, reason", [
     ({"a.md": f"# A\n\nSAY-ACCORDING {TOWER}"}, "single_hop_specific",
-     "refers to its source ('according to the context')"),
+     "refers to its source: 'according to the context' or the like"),
     ({"b.md": f"# B\n\nCRITIC-REJECT {LOUVRE}"}, "single_hop_specific", "not answerable: rejected by rule"),
     ({"c.md": f"# C\n\nONE-CONTEXT {LOUVRE} It was a royal palace before it became a museum in 1793.",
       "d.md": f"# D\n\n{TOWER} From the tower, visitors walk along the river to the Louvre in an hour."},
@@ -278,3 +278,14 @@ def test_cli_generate_with_synthesizers(docs, server, tmp_path):
     assert {r["metadata"]["persona"] for r in rows} == {"Tour guide"}
     assert Counter(r["metadata"]["synthesizer"] for r in rows) == {"single_hop_specific": 2, "multi_hop_abstract": 2}
     assert "synthesizer" in done.output and "multi_hop_abstract" in done.output and "personas: Tour guide" in done.output
+
+
+def test_a_saved_enriched_graph_is_reused_without_enrichment_calls(docs, server, tmp_path):
+    from testset_gen.graph import KnowledgeGraph
+
+    first, _ = run(docs, server, tmp_path, size=4, journal=False)
+    saved = KnowledgeGraph.load(first.graph.save(tmp_path / "graph.json"))
+    server.reset()
+    again, _ = run(None, server, tmp_path, size=4, journal=False, graph=saved)
+    assert by_kind(sent(server)) == Counter({"write": 4, "critic": 1, "personas": 1})
+    assert [r.model_dump() for r in again.testset.records] == [r.model_dump() for r in first.testset.records]

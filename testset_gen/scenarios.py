@@ -40,7 +40,7 @@ class Scenario:
 
 
 def _single(graph: KnowledgeGraph) -> list[Scenario]:
-    out = []
+    out: list[Scenario] = []
     for c in graph.chunk_ids():
         node = graph.graph.nodes[c]
         if "themes" not in node:

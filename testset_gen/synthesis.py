@@ -45,7 +45,7 @@ from testset_gen.personas import (
     words,
 )
 from testset_gen.query_style import assign, parse_lengths, parse_styles
-from testset_gen.record import TestsetRecord
+from testset_gen.record import EvolutionType, TestsetRecord
 from testset_gen.relationships import apply_profiles, link_chunks
 from testset_gen.scenarios import SYNTHESIZERS, Scenario, describe, scenarios
 from testset_gen.synthesis_critic import BATCH, Draft, SampleReview, SampleReviews, review_messages, reviews_in_order
@@ -53,7 +53,7 @@ from testset_gen.synthesizers import WrittenSample, synthesis_messages
 
 DEFAULT_SYNTHESIZERS: dict[str, float] = {"single_hop_specific": 0.5, "multi_hop_specific": 0.25,
                                           "multi_hop_abstract": 0.25}
-EVOLUTION_OF = {"single_hop_specific": "simple", "multi_hop_specific": "multi_context",
+EVOLUTION_OF: dict[str, EvolutionType] = {"single_hop_specific": "simple", "multi_hop_specific": "multi_context",
                 "multi_hop_abstract": "multi_context"}
 """The record's ``evolution_type`` (the field every ragmeter reader knows): a multi-hop
 record needs several contexts, which is what ``multi_context`` means; the synthesizer
@@ -131,7 +131,7 @@ def rule_problems(written: WrittenSample, scenario: Scenario) -> list[str]:
     if len(q.split()) < 2:
         problems.append("too short: fewer than two words")
     if refers_to_source(q):
-        problems.append("refers to its source ('according to the context')")
+        problems.append("refers to its source: 'according to the context' or the like")
     if not written.ground_truth.strip():
         problems.append("empty ground truth")
     used = {n for n in written.contexts_used if 1 <= n <= len(scenario.chunk_ids)}
@@ -157,8 +157,14 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
     """The fixed cost: profile the chunks, link them, and find the personas (each from the
     journal when this run already did it)."""
     saved = state.load("profiles")
+    nodes = graph.graph.nodes
     if saved is not None:
         profiles = {k: ChunkProfile.model_validate(v) for k, v in saved.items()}
+    elif chunks and all("themes" in nodes[c.id] for c in chunks):
+        # a graph saved from an earlier synthesizer run (--graph-out) already holds them
+        profiles = {c.id: ChunkProfile(n=0, headline=nodes[c.id]["headline"], summary=nodes[c.id]["summary"],
+                                       themes=nodes[c.id]["themes"], entities=nodes[c.id]["llm_entities"])
+                    for c in chunks}
     else:
         done = await enrich(judge, chunks, concurrency=concurrency)
         profiles = done.profiles
@@ -201,7 +207,7 @@ def _record(slot: Slot, scenario: Scenario, chunks: tuple[Chunk, ...], written: 
         question=written.question.strip(),
         ground_truth=written.ground_truth.strip(),
         reference_contexts=[c.text for c in chunks],
-        evolution_type=EVOLUTION_OF[slot.evolution],  # type: ignore[arg-type]
+        evolution_type=EVOLUTION_OF[slot.evolution],
         reference_context_ids=ids,
         sources=[c.source_metadata() for c in chunks],
         metadata={"generator": "llm", "judge": judge_name, "synthesizer": slot.evolution,
@@ -244,6 +250,10 @@ async def synthesize(
     for name, found in scenarios(graph).items():
         pool = [s for s in found if all(c in seedable for c in s.chunk_ids)]
         random.Random(f"{seed}:{name}").shuffle(pool)
+        # chunks of different documents first (a stable sort keeps the seeded order within
+        # each group): neighbouring chunks of one document repeat up to 32 tokens of each
+        # other, so a "multi-hop" pair of them is often answered by one chunk alone
+        pool.sort(key=lambda s: len({by_id[c].document_id for c in s.chunk_ids}) < len(s.chunk_ids))
         pools[name] = pool
     slots = plan(size, shares)
     counts = plan_counts(size, shares)
