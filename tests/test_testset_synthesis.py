@@ -289,3 +289,38 @@ def test_a_saved_enriched_graph_is_reused_without_enrichment_calls(docs, server,
     again, _ = run(None, server, tmp_path, size=4, journal=False, graph=saved)
     assert by_kind(sent(server)) == Counter({"write": 4, "critic": 1, "personas": 1})
     assert [r.model_dump() for r in again.testset.records] == [r.model_dump() for r in first.testset.records]
+
+
+def test_links_compare_normalised_names_and_skip_the_corpus_subject():
+    import networkx as nx
+
+    from testset_gen.graph import KnowledgeGraph
+    from testset_gen.relationships import link_chunks, normalise
+
+    assert normalise("The Louvre,") == normalise("louvre") == "louvre"
+    assert normalise("Paris Hilton") != normalise("Paris")
+    g = nx.MultiDiGraph()
+    for i in range(40):  # "Marie Curie" on every chunk is the corpus's subject, not a link
+        g.add_node(f"c{i:02}", kind="chunk", themes=["physics"] if i < 2 else [f"topic {i}"],
+                   llm_entities=["Marie Curie"] + (["Warsaw", "the Louvre"] if i in (3, 7) else [])
+                   + (["Louvre,"] if i == 9 else []))
+    graph = KnowledgeGraph(g)
+    assert link_chunks(graph) == {"entity_overlap": 3, "theme_overlap": 1, "summary_similar": 0}
+    assert {(u, v): d["shared"] for u, v, d in graph.edges("entity_overlap")} == {
+        ("c03", "c07"): ["Warsaw", "the Louvre"], ("c03", "c09"): ["the Louvre"], ("c07", "c09"): ["the Louvre"]}
+    assert [(u, v, d["shared"]) for u, v, d in graph.edges("theme_overlap")] == [("c00", "c01", ["physics"])]
+
+
+def test_representative_summaries_are_spread_apart_and_styles_get_exact_shares():
+    from testset_gen.personas import representative
+    from testset_gen.query_style import assign
+
+    vectors = np.array([[1, 0], [0.99, 0.14], [0, 1], [0.14, 0.99], [-1, 0]], dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    picked = representative(["a", "b", "c", "d", "e"], 3, seed=0, vectors=vectors)
+    # one from each direction: never both of a near-identical pair
+    assert len(picked) == 3 and not ({0, 1} <= set(picked) or {2, 3} <= set(picked))
+    names = assign(10, {"web_search": 0.5, "formal": 0.3, "misspelled": 0.2}, seed=1, salt="style")
+    assert Counter(names) == {"web_search": 5, "formal": 3, "misspelled": 2}
+    assert names == assign(10, {"web_search": 0.5, "formal": 0.3, "misspelled": 0.2}, seed=1, salt="style")
+    assert names != assign(10, {"web_search": 0.5, "formal": 0.3, "misspelled": 0.2}, seed=2, salt="style")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -99,8 +99,9 @@ def _clean(profile: ChunkProfile) -> ChunkProfile:
 
 
 async def enrich(judge: FreeFormJudge, chunks: Sequence[Chunk], *, batch: int = BATCH,
-                 concurrency: int = 8) -> Enrichment:
-    """Profile every chunk (see the module docstring)."""
+                 concurrency: int = 8, on_chunks: Callable[[int], None] | None = None) -> Enrichment:
+    """Profile every chunk (see the module docstring); ``on_chunks(n)`` after each call,
+    for a progress bar."""
     gate = asyncio.Semaphore(concurrency)
 
     async def one(group: list[Chunk]) -> tuple[list[Chunk], ProfileBatch | str]:
@@ -109,6 +110,9 @@ async def enrich(judge: FreeFormJudge, chunks: Sequence[Chunk], *, batch: int = 
                 return group, await judge.generate(enrichment_messages(group), ProfileBatch)
             except JudgeError as exc:
                 return group, f"{type(exc).__name__}: {exc}"
+            finally:
+                if on_chunks:
+                    on_chunks(len(group))
 
     profiles: dict[str, ChunkProfile] = {}
     failures: list[tuple[list[str], str]] = []

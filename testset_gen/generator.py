@@ -250,15 +250,21 @@ async def agenerate(
         rejected: list[Rejection] = []
         filter_rejections: dict[str, dict[str, int]] = {}
         used_personas: list[Any] = []
-        with progress_bar(size, "generating", enabled=show_progress) as advance:
-            if synthesis and llm is not None:
-                from testset_gen.synthesis import synthesize
+        prepared = None
+        if synthesis and llm is not None:
+            from testset_gen.synthesis import prepare, synthesize
 
-                seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
+            seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
+            with progress_bar(len(seeds), "profiling chunks", enabled=show_progress) as profiled:
+                prepared = await prepare(
+                    llm, graph, seeds, personas=given_personas, persona_count=persona_count,
+                    seed=seed, embedder=embedder, concurrency=concurrency, journal=journal_path,
+                    run=identity, on_chunks=profiled)
+        with progress_bar(size, "generating", enabled=show_progress) as advance:
+            if prepared is not None and llm is not None:
                 made = await synthesize(
-                    llm, graph, seeds, size, shares, seed=seed, personas=given_personas,
-                    persona_count=persona_count, query_styles=style_shares,
-                    query_lengths=length_shares, embedder=embedder, max_attempts=max_attempts,
+                    llm, graph, seeds, size, shares, prepared, seed=seed, query_styles=style_shares,
+                    query_lengths=length_shares, max_attempts=max_attempts,
                     concurrency=concurrency, journal=journal_path, run=identity, on_record=advance,
                 )
                 records, shortfall, rejected = made.records, made.shortfall, made.rejected

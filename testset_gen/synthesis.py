@@ -85,6 +85,14 @@ class SynthesisResult(LLMGeneration):
     links: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """What the fixed cost bought: the personas, and the links added (edges per kind)."""
+
+    personas: list[Persona]
+    links: dict[str, int]
+
+
 def plan(size: int, shares: Mapping[str, float]) -> list[Slot]:
     """Slots in synthesizer order; a ``Slot``'s ``evolution`` holds the synthesizer name."""
     counts = plan_counts(size, shares)
@@ -151,11 +159,15 @@ async def _summary_vectors(embedder: Any, graph: KnowledgeGraph) -> dict[str, np
     return {c: np.asarray(r, dtype=np.float32) for c, r in zip(ids, rows)}
 
 
-async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[Chunk], state: State, *,
-                  personas: Sequence[Persona] | None, persona_count: int, seed: int,
-                  embedder: Any, concurrency: int) -> tuple[list[Persona], dict[str, int]]:
-    """The fixed cost: profile the chunks, link them, and find the personas (each from the
-    journal when this run already did it)."""
+async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[Chunk], *,
+                  personas: Sequence[Persona] | None = None, persona_count: int = DEFAULT_PERSONAS,
+                  seed: int = 0, embedder: Any = None, concurrency: int = 8,
+                  journal: Path | None = None, run: str = "",
+                  on_chunks: Callable[[int], None] | None = None) -> Prepared:
+    """The fixed cost: profile ``chunks`` (the ones that may seed a question), link them in
+    ``graph``, and find the personas: each from the journal when this run already did it,
+    the profiles from ``graph`` itself when it was saved from an earlier synthesizer run."""
+    state = State(journal, run)
     saved = state.load("profiles")
     nodes = graph.graph.nodes
     if saved is not None:
@@ -166,7 +178,7 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
                                        themes=nodes[c.id]["themes"], entities=nodes[c.id]["llm_entities"])
                     for c in chunks}
     else:
-        done = await enrich(judge, chunks, concurrency=concurrency)
+        done = await enrich(judge, chunks, concurrency=concurrency, on_chunks=on_chunks)
         profiles = done.profiles
         if done.failures:
             lost = sum(len(ids) for ids, _ in done.failures)
@@ -179,10 +191,10 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
     links = link_chunks(graph, vectors or None)
 
     if personas:
-        return list(personas), links
+        return Prepared(list(personas), links)
     saved = state.load("personas")
     if saved:
-        return [Persona.model_validate(p) for p in saved], links
+        return Prepared([Persona.model_validate(p) for p in saved], links)
     ids = [c for c in graph.chunk_ids() if graph.graph.nodes[c].get("summary")]
     summaries = [graph.graph.nodes[c]["summary"] for c in ids]
     found: list[Persona] = []
@@ -196,7 +208,7 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
                           PersonaWarning, stacklevel=3)
     if found:
         state.save("personas", [p.model_dump(mode="json") for p in found])
-    return found or [GENERIC_PERSONA], links
+    return Prepared(found or [GENERIC_PERSONA], links)
 
 
 def _record(slot: Slot, scenario: Scenario, chunks: tuple[Chunk, ...], written: WrittenSample,
@@ -224,26 +236,22 @@ async def synthesize(
     chunks: Sequence[Chunk],
     size: int,
     shares: Mapping[str, float],
+    prepared: Prepared,
     *,
     seed: int = 0,
-    personas: Sequence[Persona] | None = None,
-    persona_count: int = DEFAULT_PERSONAS,
     query_styles: str | Mapping[str, float] | None = None,
     query_lengths: str | Mapping[str, float] | None = None,
-    embedder: Any = None,
     max_attempts: int = 3,
     concurrency: int = 8,
     journal: Path | None = None,
     run: str = "",
     on_record: Callable[[int], None] | None = None,
 ) -> SynthesisResult:
-    """Write ``size`` records with the synthesizers in ``shares``; ``chunks``: the graph's
-    chunks that may seed a question. See the module docstring."""
+    """Write ``size`` records with the synthesizers in ``shares`` over a ``graph`` that
+    ``prepare`` enriched; ``chunks``: the chunks that may seed a question. See the module
+    docstring."""
     calls_before = judge.usage.calls
-    state = State(journal, run)
-    found_personas, links = await prepare(judge, graph, chunks, state, personas=personas,
-                                          persona_count=persona_count, seed=seed,
-                                          embedder=embedder, concurrency=concurrency)
+    found_personas = prepared.personas
     seedable = {c.id for c in chunks}
     by_id = {c.id: c for c in chunks}
     pools: dict[str, list[Scenario]] = {}
@@ -342,4 +350,4 @@ async def synthesize(
         shortfall[s.evolution] = shortfall.get(s.evolution, 0) + 1
     return SynthesisResult(records=[kept[i] for i in sorted(kept)], shortfall=shortfall,
                            rejected=rejected, calls=judge.usage.calls - calls_before,
-                           personas=found_personas, links=links)
+                           personas=found_personas, links=prepared.links)

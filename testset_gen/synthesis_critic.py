@@ -28,7 +28,7 @@ class SampleReview(BaseModel):
     n: int = Field(description="the number of the reviewed record")
     standalone: bool = Field(description="understandable without the contexts; never refers to them")
     answerable: bool = Field(description="the contexts hold the whole answer and the ground truth is correct and complete")
-    needs_all_contexts: bool = Field(True, description="multi-hop only: no single context answers it")
+    needs_all_contexts: bool = Field(description="multi-hop: no single context answers it (single-hop: true)")
     reason: str = Field(description="one sentence: what is wrong, or 'ok'")
 
     def problems(self, multi_hop: bool) -> list[str]:
