@@ -148,6 +148,29 @@ def rejecting(respond, share: float):
     return answer
 
 
+def synthesis_checks(result) -> dict[str, str]:
+    """Record by record: the metadata every synthesized record must carry, and multi-hop
+    records citing two or more chunks linked in the graph by the edge kind they name."""
+    from collections import Counter
+
+    from testset_gen.scenarios import Scenario, linked
+
+    records = result.testset.records
+    keys = ("synthesizer", "persona", "query_style", "query_length", "chunk_ids", "document_ids")
+    full = sum(all(r.metadata.get(k) for k in keys) and r.metadata["chunk_ids"] == r.reference_context_ids
+               for r in records)
+    multi = [r for r in records if r.metadata.get("synthesizer", "").startswith("multi_hop")]
+    ok = sum(len(set(r.reference_context_ids)) >= 2 and linked(result.graph, Scenario(
+        r.metadata["synthesizer"], tuple(r.reference_context_ids), r.metadata["topic"], r.metadata["link"]))
+        for r in multi)
+    cross = sum(len(set(r.metadata["document_ids"])) >= 2 for r in multi)
+    styles = Counter(r.metadata.get("query_style") for r in records)
+    return {"records with synthesizer, persona, style, length, chunk and document ids": f"{full} of {len(records)}",
+            "multi-hop records citing >= 2 chunks linked in the graph": f"{ok} of {len(multi)} ({cross} across documents)",
+            "query styles": ", ".join(f"{k} {v}" for k, v in sorted(styles.items())),
+            "personas used": str(len({r.metadata.get('persona') for r in records}))}
+
+
 def cost(args: argparse.Namespace) -> None:
     from ragmeter.testing import OpenAIMockServer
     from testset_gen import testing as scripted
@@ -199,6 +222,8 @@ def cost(args: argparse.Namespace) -> None:
                 "wall time (ingest, chunk, graph, generate)": f"{wall:.1f} s",
                 "shortfall": str(result.shortfall or "none"),
             }
+            if path == "synthesizers":
+                rows[path].update(synthesis_checks(result))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     stats = graph_stats or {}
     print(f"documents: {args.documents} ({chars:,} characters) -> {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges; "
@@ -207,8 +232,8 @@ def cost(args: argparse.Namespace) -> None:
     names = {"offline": "offline generator", "evolutions": "LLM evolutions (mock server)",
              "synthesizers": "LLM synthesizers (mock server)"}
     print("| measure | " + " | ".join(names[p] for p in paths) + " |\n|---|" + "---|" * len(paths))
-    for measure in next(iter(rows.values())):
-        print(f"| {measure} | " + " | ".join(rows[p][measure] for p in paths) + " |")
+    for measure in dict.fromkeys(m for row in rows.values() for m in row):
+        print(f"| {measure} | " + " | ".join(rows[p].get(measure, "-") for p in paths) + " |")
     print(f"peak memory of the process (max RSS): {peak:.0f} MB")
 
 if __name__ == "__main__":

@@ -243,7 +243,8 @@ def test_embedder_links_chunks_with_similar_summaries(docs, server, tmp_path):
     embedded = [t for r in server.calls("/embeddings") for t in r.json["input"]]
     graph = result.graph
     summaries = {c: graph.node(c)["summary"] for c in graph.chunk_ids() if "summary" in graph.node(c)}
-    assert sorted(embedded) == sorted(summaries.values())
+    documents = [graph.node(d)["summary"] for d in graph.document_ids()]
+    assert sorted(embedded) == sorted([*summaries.values(), *documents])  # one embedding of each
     edges = graph.edges("summary_similar")
     assert edges
     for u, v, data in edges:

@@ -6,7 +6,7 @@ one persona (its name lands in the record's metadata), so a test set covers the 
 people the corpus serves.
 
 Personas come from the user (a JSON/JSONL file or a list of ``{name, role_description}``)
-or from the corpus: a handful of chunk summaries, chosen to be far apart in meaning when
+or from the corpus: a handful of document summaries, chosen to be far apart in meaning when
 vectors are given (farthest-point sampling) and spread over documents otherwise, go into ONE
 call that returns the personas. That call is part of the fixed cost; it is not repeated per
 question.

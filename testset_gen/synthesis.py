@@ -149,9 +149,11 @@ def rule_problems(written: WrittenSample, scenario: Scenario) -> list[str]:
 
 
 async def _summary_vectors(embedder: Any, graph: KnowledgeGraph) -> dict[str, np.ndarray]:
+    """Node id -> unit vector of its summary, for chunks (``summary_similar`` links) and
+    documents (spreading the persona call's sample), in one embedding call."""
     from ragmeter.embedders import get_embedder
 
-    ids = [c for c in graph.chunk_ids() if graph.graph.nodes[c].get("summary")]
+    ids = [n for n in graph.chunk_ids() + graph.document_ids() if graph.graph.nodes[n].get("summary")]
     if not ids:
         return {}
     model = get_embedder(embedder, cache=False)
@@ -195,8 +197,10 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
     saved = state.load("personas")
     if saved:
         return Prepared([Persona.model_validate(p) for p in saved], links)
-    ids = [c for c in graph.chunk_ids() if graph.graph.nodes[c].get("summary")]
-    summaries = [graph.graph.nodes[c]["summary"] for c in ids]
+    # document summaries, not chunk summaries: one long document would otherwise fill the
+    # persona call's sample with its own chunks
+    ids = [d for d in graph.document_ids() if graph.graph.nodes[d].get("summary")]
+    summaries = [graph.graph.nodes[d]["summary"] for d in ids]
     found: list[Persona] = []
     if summaries:
         matrix = np.stack([vectors[c] for c in ids]) if vectors and all(c in vectors for c in ids) else None
