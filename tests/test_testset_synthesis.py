@@ -259,6 +259,8 @@ def test_synthesizers_need_an_llm_and_bad_shares_are_named(docs):
         generate(docs, 2, judge="local", query_styles="shouty=1", cache=False)
     with pytest.raises(ValueError, match="unknown synthesizer 'deep'"):
         generate(docs, 2, judge="local", synthesizers="deep=1", cache=False)
+    with pytest.raises(ValueError, match="embedder is used by the synthesizer path only"):
+        generate(docs, 2, judge="local", embedder="local", cache=False)
 
 
 def test_cli_generate_with_synthesizers(docs, server, tmp_path):

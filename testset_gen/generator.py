@@ -185,6 +185,9 @@ async def agenerate(
             raise ValueError("personas: the number of personas to derive must be at least 1")
         style_shares, length_shares = parse_styles(query_styles), parse_lengths(query_lengths)
     else:
+        if embedder is not None:
+            raise ValueError("embedder is used by the synthesizer path only; give synthesizers= "
+                             "(e.g. 'single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25')")
         shares = parse_distribution(distribution)
     requested = plan_counts(size, shares)
     skipped: list[tuple[str, str]] = []
