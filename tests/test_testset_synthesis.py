@@ -217,13 +217,15 @@ LOUVRE = "The Louvre in Paris holds the Mona Lisa, which Leonardo da Vinci paint
     ({"a.md": f"# A\n\nSAY-ACCORDING {TOWER}"}, "single_hop_specific",
      "refers to its source: 'according to the context' or the like"),
     ({"b.md": f"# B\n\nCRITIC-REJECT {LOUVRE}"}, "single_hop_specific", "not answerable: rejected by rule"),
+    ({"e.md": f"# E\n\nLONG-QUERY {TOWER}"}, "single_hop_specific", "wrong length: 42 words for short"),
     ({"c.md": f"# C\n\nONE-CONTEXT {LOUVRE} It was a royal palace before it became a museum in 1793.",
       "d.md": f"# D\n\n{TOWER} From the tower, visitors walk along the river to the Louvre in an hour."},
      "multi_hop_specific", "uses one context: the writer drew on contexts [1]"),
 ])
 def test_rule_check_and_critic_drop_bad_records_with_named_reasons(tmp_path, server, docs_, synthesizer, reason):
     root = write_docs(tmp_path, docs_)
-    result, _ = run(root, server, tmp_path, size=1, synthesizers={synthesizer: 1}, max_attempts=1)
+    result, _ = run(root, server, tmp_path, size=1, synthesizers={synthesizer: 1}, max_attempts=1,
+                    query_lengths="short=1")
     assert result.testset.records == [] and result.shortfall == {synthesizer: 1}
     assert [rej.reasons for rej in result.rejected] == [[reason]]
     assert list(result.rejections_by_type()) == [synthesizer]

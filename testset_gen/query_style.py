@@ -45,6 +45,19 @@ QUERY_LENGTHS: dict[str, str] = {
     "long": "long: 20 to 40 words; it may describe the asker's situation before the question",
 }
 
+LENGTH_BOUNDS: dict[str, tuple[int, int]] = {"short": (1, 20), "medium": (5, 40), "long": (10, 80)}
+"""Words a query of each length may have before it is rejected as mislabelled: twice the
+asked range on the long side, half on the short side, so only a writer that ignored the
+length is caught, not one that missed by a word."""
+
+
+def length_problem(question: str, length: str) -> str | None:
+    """``"wrong length: 27 words for short"`` when the query is far outside its length."""
+    low, high = LENGTH_BOUNDS[length]
+    n = len(question.split())
+    return None if low <= n <= high else f"wrong length: {n} words for {length}"
+
+
 DEFAULT_STYLES: dict[str, float] = {s: 1 / len(QUERY_STYLES) for s in QUERY_STYLES}
 DEFAULT_LENGTHS: dict[str, float] = {n: 1 / len(QUERY_LENGTHS) for n in QUERY_LENGTHS}
 

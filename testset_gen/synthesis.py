@@ -44,7 +44,7 @@ from testset_gen.personas import (
     match_persona,
     words,
 )
-from testset_gen.query_style import assign, parse_lengths, parse_styles
+from testset_gen.query_style import assign, length_problem, parse_lengths, parse_styles
 from testset_gen.record import EvolutionType, TestsetRecord
 from testset_gen.relationships import apply_profiles, link_chunks
 from testset_gen.scenarios import SYNTHESIZERS, Scenario, describe, scenarios
@@ -131,13 +131,16 @@ class State:
             f.write(json.dumps({"run": self.run, key: value}) + "\n")
 
 
-def rule_problems(written: WrittenSample, scenario: Scenario) -> list[str]:
+def rule_problems(written: WrittenSample, scenario: Scenario, length: str) -> list[str]:
     """What is wrong with a written record that needs no call to see (empty: nothing).
     No "ends with ?" rule: a web-search query has none."""
     problems = []
     q = written.question.strip()
     if len(q.split()) < 2:
         problems.append("too short: fewer than two words")
+    mislabelled = length_problem(q, length)
+    if mislabelled:
+        problems.append(mislabelled)
     if refers_to_source(q):
         problems.append("refers to its source: 'according to the context' or the like")
     if not written.ground_truth.strip():
@@ -324,7 +327,7 @@ async def synthesize(
             if isinstance(w, str):
                 rejected.append(Rejection(slot.evolution, "", [w]))
                 continue
-            problems = rule_problems(w, scenario)
+            problems = rule_problems(w, scenario, lengths[slot.index])
             if problems:
                 rejected.append(Rejection(slot.evolution, w.question, problems))
                 continue

@@ -21,7 +21,8 @@ the query writer and its critic:
   about Warsaw: ...?"), so a test can see the prompt carried them; its ground truth is the
   contexts' first sentences, and it claims to use every context;
 * ``BAD-JSON`` in a context makes the query writer reply with text that is not JSON, every
-  time (so the judge's repair re-ask fails too); ``ONE-CONTEXT`` makes it claim one context.
+  time (so the judge's repair re-ask fails too); ``ONE-CONTEXT`` makes it claim one context;
+  ``LONG-QUERY`` makes it write a query of 30 words or more whatever the length asked.
 """
 
 from __future__ import annotations
@@ -129,9 +130,13 @@ def _synthesize(user: str) -> str:
     firsts = [_first_sentence(c) for c in contexts]
     if any("SAY-ACCORDING" in c for c in contexts):
         question = f"According to the context, what is said about {topic}?"
+    elif length == "short" and "LONG-QUERY" not in " ".join(contexts):
+        question = f"{persona} asks ({style.group(1) if style else '?'}, short) about {topic}: what?"
     else:
         question = (f"{persona} asks ({style.group(1) if style else '?'}, {length}) about {topic}: "
                     f"what links {' and '.join(_topic(f, 4) for f in firsts)}?")
+        if "LONG-QUERY" in " ".join(contexts):
+            question = question[:-1] + " and what else " * 8 + "?"
     used = [1] if any("ONE-CONTEXT" in c for c in contexts) else list(range(1, len(contexts) + 1))
     return json.dumps({"question": question, "ground_truth": " ".join(firsts), "contexts_used": used})
 
