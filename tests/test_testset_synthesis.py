@@ -329,3 +329,23 @@ def test_representative_summaries_are_spread_apart_and_styles_get_exact_shares()
     assert Counter(names) == {"web_search": 5, "formal": 3, "misspelled": 2}
     assert names == assign(10, {"web_search": 0.5, "formal": 0.3, "misspelled": 0.2}, seed=1, salt="style")
     assert names != assign(10, {"web_search": 0.5, "formal": 0.3, "misspelled": 0.2}, seed=2, salt="style")
+
+
+def test_failed_enrichment_and_persona_calls_are_named_and_the_run_goes_on(docs, tmp_path):
+    def responder(request):
+        system, user = request["messages"][0]["content"], " ".join(m["content"] for m in request["messages"])
+        if system.startswith("You design user personas") or (
+                system.startswith("You index documents") and "Eiffel" in user):
+            return "not JSON at all"
+        return scripted.respond(request)
+
+    with OpenAIMockServer(chat_responder=responder) as srv:
+        result, warned = run(docs, srv, tmp_path, size=4, journal=False)
+    assert any("1 of" in w and "could not be profiled" in w and "JudgeOutputInvalid" in w for w in warned)
+    assert any("persona call failed (JudgeOutputInvalid" in w and "'Curious reader'" in w for w in warned)
+    assert [p.name for p in result.personas] == ["Curious reader"]
+    assert len(result.testset.records) == 4
+    tower = next(c for c in result.graph.chunk_ids() if "Eiffel" in result.graph.node(c)["text"])
+    assert "themes" not in result.graph.node(tower)
+    assert all(tower not in r.reference_context_ids for r in result.testset.records)
+    assert {r.metadata["persona"] for r in result.testset.records} == {"Curious reader"}
