@@ -28,6 +28,11 @@ _EXPORTS = {
     "build_graph": "testset_gen.graph",
     "generate_offline": "testset_gen.offline",
     "EVOLUTION_PROMPTS": "testset_gen.evolutions",
+    "SYNTHESIZER_PROMPTS": "testset_gen.synthesizers",
+    "Persona": "testset_gen.personas",
+    "load_personas": "testset_gen.personas",
+    "QUERY_STYLES": "testset_gen.query_style",
+    "QUERY_LENGTHS": "testset_gen.query_style",
 }
 
 __all__ = sorted(_EXPORTS)

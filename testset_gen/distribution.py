@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from testset_gen.record import EVOLUTION_TYPES
 
@@ -17,8 +17,19 @@ def parse_distribution(text: str | Mapping[str, float] | None) -> dict[str, floa
     share, or shares that are all zero. Shares are normalised, so ``simple=2,reasoning=1``
     means two thirds and one third.
     """
+    return parse_shares(text, EVOLUTION_TYPES, DEFAULT_DISTRIBUTION, what="evolution type")
+
+
+def parse_shares(text: str | Mapping[str, float] | None, known: Sequence[str],
+                 default: Mapping[str, float], *, what: str) -> dict[str, float]:
+    """``"a=0.5,b=0.5"`` (or a mapping) over the names in ``known`` -> shares summing to 1.
+
+    The one parser behind every share option (evolution types, synthesizers, query styles
+    and lengths), so they all accept the same forms and fail with the same messages;
+    ``what`` names the kind of thing in them ("unknown query style 'shouty'").
+    """
     if text is None:
-        return dict(DEFAULT_DISTRIBUTION)
+        return dict(default)
     items: list[tuple[str, str | float]] = []
     if isinstance(text, Mapping):
         items = [(str(k), v) for k, v in text.items()]
@@ -27,13 +38,13 @@ def parse_distribution(text: str | Mapping[str, float] | None) -> dict[str, floa
             if not part:
                 continue
             if "=" not in part:
-                raise ValueError(f"distribution part {part!r} is not TYPE=SHARE")
+                raise ValueError(f"distribution part {part!r} is not TYPE=SHARE ({what}=number)")
             key, share_text = part.split("=", 1)
             items.append((key.strip(), share_text.strip()))
     shares: dict[str, float] = {}
     for name, value in items:
-        if name not in EVOLUTION_TYPES:
-            raise ValueError(f"unknown evolution type {name!r}; known: {', '.join(EVOLUTION_TYPES)}")
+        if name not in known:
+            raise ValueError(f"unknown {what} {name!r}; known: {', '.join(known)}")
         try:
             share = float(value)
         except (TypeError, ValueError):
@@ -43,7 +54,7 @@ def parse_distribution(text: str | Mapping[str, float] | None) -> dict[str, floa
         shares[name] = shares.get(name, 0.0) + share
     total = sum(shares.values())
     if total <= 0:
-        raise ValueError("the distribution's shares are all zero")
+        raise ValueError(f"the {what} shares are all zero")
     return {k: v / total for k, v in shares.items() if v > 0}
 
 

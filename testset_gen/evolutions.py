@@ -138,6 +138,12 @@ _REFERS_TO_SOURCE = re.compile(
 )
 
 
+def refers_to_source(question: str) -> bool:
+    """Whether a question points at where it came from ("according to the context", "in the
+    passage", "mentioned above"): a user of the app has no such context."""
+    return bool(_REFERS_TO_SOURCE.search(question))
+
+
 def rule_problems(question: str, ground_truth: str) -> list[str]:
     """What is wrong with a written question that needs no LLM to see (empty: nothing)."""
     problems = []

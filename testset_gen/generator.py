@@ -58,6 +58,17 @@ class GenerationResult:
     journal: Path | None = None
     filter_rejections: dict[str, dict[str, int]] = field(default_factory=dict)
     """Offline path: evolution type -> filter reason -> candidates the filter dropped."""
+    personas: list[Any] = field(default_factory=list)
+    """Synthesizer path: the personas the questions were written for."""
+
+    def written(self) -> dict[str, int]:
+        """Records per kind asked for: per evolution type, or per synthesizer on the
+        synthesizer path (the record's ``metadata["synthesizer"]``)."""
+        out = {k: 0 for k in self.requested}
+        for r in self.testset.records:
+            kind = str(r.metadata.get("synthesizer") or r.evolution_type)
+            out[kind] = out.get(kind, 0) + 1
+        return out
 
     def rejections_by_type(self) -> dict[str, dict[str, int]]:
         """Evolution type -> reason -> questions dropped for it, from either path (the
@@ -149,13 +160,35 @@ async def agenerate(
     graph: KnowledgeGraph | None = None,
     show_progress: bool = False,
     judge_options: JudgeOptions | Mapping[str, Any] | None = None,
+    synthesizers: str | Mapping[str, float] | None = None,
+    personas: str | Path | Sequence[Any] | int | None = None,
+    query_styles: str | Mapping[str, float] | None = None,
+    query_lengths: str | Mapping[str, float] | None = None,
+    embedder: Any = None,
 ) -> GenerationResult:
     """Async form of ``generate``."""
     from ragmeter.judges.spec import get_judge
 
     if size < 1:
         raise ValueError("size must be at least 1")
-    shares = parse_distribution(distribution)
+    synthesis = any(x is not None for x in (synthesizers, personas, query_styles, query_lengths))
+    if synthesis:
+        from testset_gen.personas import DEFAULT_PERSONAS, load_personas
+        from testset_gen.query_style import parse_lengths, parse_styles
+        from testset_gen.synthesis import parse_synthesizers
+
+        shares = parse_synthesizers(synthesizers)
+        given_personas = (None if personas is None or isinstance(personas, int)
+                          else load_personas(personas))
+        persona_count = personas if isinstance(personas, int) else DEFAULT_PERSONAS
+        if persona_count < 1:
+            raise ValueError("personas: the number of personas to derive must be at least 1")
+        style_shares, length_shares = parse_styles(query_styles), parse_lengths(query_lengths)
+    else:
+        if embedder is not None:
+            raise ValueError("embedder is used by the synthesizer path only; give synthesizers= "
+                             "(e.g. 'single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25')")
+        shares = parse_distribution(distribution)
     requested = plan_counts(size, shares)
     skipped: list[tuple[str, str]] = []
     if graph is None:
@@ -174,6 +207,9 @@ async def agenerate(
     # questions are written by a judge that answers free-form prompts (an LLM, or a cascade's
     # LLM); the local judge's models cannot write, so the offline generator runs instead
     llm = the_judge if the_judge.generative else None
+    if synthesis and llm is None:
+        raise ValueError("synthesizers, personas and query styles need an LLM judge that writes "
+                         f"(judge={the_judge.name!r} cannot); e.g. judge='openai:gpt-4o-mini'")
     if llm is None and graph is None:
         documents, chunks, foreign = _english_only(documents, chunks)
         skipped += foreign
@@ -187,6 +223,15 @@ async def agenerate(
         "max_attempts": max_attempts,
         "prompts": cache_key({k: p.model_dump(mode="json") for k, p in EVOLUTION_PROMPTS.items()})[:16],
     }
+    if synthesis:
+        from testset_gen.synthesizers import SYNTHESIZER_PROMPTS
+
+        settings.update(summaries=False, synthesis={
+            "styles": style_shares, "lengths": length_shares,
+            "personas": [p.model_dump() for p in given_personas] if given_personas else persona_count,
+            "embedder": getattr(embedder, "name", embedder),
+            "prompts": cache_key({k: p.model_dump(mode="json") for k, p in SYNTHESIZER_PROMPTS.items()})[:16],
+        })
     identity = run_identity(documents, settings)
     journal_path: Path | None = None
     if journal and llm is not None:
@@ -197,7 +242,7 @@ async def agenerate(
 
     try:
         node_summaries: dict[str, str] = {}
-        if llm is not None and summaries and graph is None:
+        if llm is not None and summaries and graph is None and not synthesis:
             node_summaries = await summarise(llm, documents, concurrency=concurrency)
         if graph is None:
             graph = build_graph(documents, chunks, similarity_threshold=similarity_threshold,
@@ -207,8 +252,27 @@ async def agenerate(
                               if graph.node(d).get("summary")}
         rejected: list[Rejection] = []
         filter_rejections: dict[str, dict[str, int]] = {}
+        used_personas: list[Any] = []
+        prepared = None
+        if synthesis and llm is not None:
+            from testset_gen.synthesis import prepare, synthesize
+
+            seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
+            with progress_bar(len(seeds), "profiling chunks", enabled=show_progress) as profiled:
+                prepared = await prepare(
+                    llm, graph, seeds, personas=given_personas, persona_count=persona_count,
+                    seed=seed, embedder=embedder, concurrency=concurrency, journal=journal_path,
+                    run=identity, on_chunks=profiled)
         with progress_bar(size, "generating", enabled=show_progress) as advance:
-            if llm is None:
+            if prepared is not None and llm is not None:
+                made = await synthesize(
+                    llm, graph, seeds, size, shares, prepared, seed=seed, query_styles=style_shares,
+                    query_lengths=length_shares, max_attempts=max_attempts,
+                    concurrency=concurrency, journal=journal_path, run=identity, on_record=advance,
+                )
+                records, shortfall, rejected = made.records, made.shortfall, made.rejected
+                used_personas = made.personas
+            elif llm is None:
                 with warnings.catch_warnings():  # reported once, below, for both paths
                     warnings.simplefilter("ignore", ShortfallWarning)
                     offline = generate_offline(graph, size, distribution=shares, seed=seed)
@@ -240,7 +304,7 @@ async def agenerate(
     return GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
                             shortfall=shortfall, rejected=rejected,
                             usage=llm.usage if llm is not None else None, journal=journal_path,
-                            filter_rejections=filter_rejections)
+                            filter_rejections=filter_rejections, personas=used_personas)
 
 
 def generate(source: Any, size: int, **options: Any) -> GenerationResult:
@@ -252,7 +316,20 @@ def generate(source: Any, size: int, **options: Any) -> GenerationResult:
     OpenAI-compatible URL; ``"local+..."`` uses its LLM). ``distribution``: shares of
     ``simple``, ``reasoning``, ``multi_context``, ``conditional`` (default 0.5 / 0.25 /
     0.25 / 0), as a mapping or ``"simple=0.5,reasoning=0.25,multi_context=0.25"``.
-    ``seed``: which chunks seed which question. See ``agenerate`` for the rest.
+    ``seed``: which chunks seed which question.
+
+    The synthesizer path (an LLM judge; used when any of these four is given): the graph
+    is enriched by the LLM (headline, summary, themes, entities per chunk) and records are
+    written for personas in query styles and lengths. ``synthesizers``: shares of
+    ``single_hop_specific``, ``multi_hop_specific``, ``multi_hop_abstract`` (default 0.5 /
+    0.25 / 0.25; replaces ``distribution``). ``personas``: a JSON/JSONL file or a list of
+    ``{"name", "role_description"}``, or how many to derive from the corpus (default 3).
+    ``query_styles``: shares of ``web_search``, ``conversational``, ``misspelled``,
+    ``formal``; ``query_lengths``: of ``short``, ``medium``, ``long`` (default: equal).
+    ``embedder``: an embedder (or spec such as ``"local"``) that links chunks whose
+    summaries are similar and spreads the persona call's summaries apart. Each record's
+    metadata names its synthesizer, persona, query_style, query_length, chunk_ids and
+    document_ids. See ``agenerate`` for the rest.
     """
     # the process's one long-lived loop, as evaluate and run_app use: a LangChain judge whose
     # client is cached per process would find a loop of asyncio.run's already closed

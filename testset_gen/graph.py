@@ -30,7 +30,10 @@ Node properties (all JSON values, so that ``save``/``load`` keep them exactly):
 Edge kinds: ``contains`` (document -> chunk), ``next`` (chunk -> following chunk of the same
 document), ``similar`` (cosine of the embeddings >= the threshold; ``score``),
 ``shared_entity`` (``shared``: the names both chunks mention, values such as dates left out),
-``shared_keyphrase`` (``shared``: the keyphrases both have).
+``shared_keyphrase`` (``shared``: the keyphrases both have). The synthesizer path adds
+``entity_overlap``, ``theme_overlap`` and ``summary_similar`` from the chunks' LLM profiles
+(``testset_gen.relationships``), and the profile on each chunk node (``headline``,
+``summary``, ``themes``, ``llm_entities``).
 """
 
 from __future__ import annotations
@@ -49,7 +52,10 @@ from testset_gen.document import Chunk, Document
 from testset_gen.extract import KEYPHRASES_PER_CHUNK, extract
 
 EDGE_KINDS: tuple[str, ...] = ("contains", "next", "similar", "shared_entity", "shared_keyphrase")
-SYMMETRIC_KINDS = frozenset({"similar", "shared_entity", "shared_keyphrase"})
+PROFILE_EDGE_KINDS: tuple[str, ...] = ("entity_overlap", "theme_overlap", "summary_similar")
+"""Added by the synthesizer path from the chunks' LLM profiles (``testset_gen.relationships``)."""
+ALL_EDGE_KINDS = EDGE_KINDS + PROFILE_EDGE_KINDS
+SYMMETRIC_KINDS = frozenset({"similar", "shared_entity", "shared_keyphrase", *PROFILE_EDGE_KINDS})
 FORMAT_VERSION = 1
 
 Encoder = Callable[[Sequence[str]], Any]
@@ -132,10 +138,10 @@ class KnowledgeGraph:
 
         ``next`` is followed both ways too: the chunk before and the one after.
         """
-        wanted = set(kinds) if kinds is not None else set(EDGE_KINDS) - {"contains"}
-        unknown = wanted - set(EDGE_KINDS)
+        wanted = set(kinds) if kinds is not None else set(ALL_EDGE_KINDS) - {"contains"}
+        unknown = wanted - set(ALL_EDGE_KINDS)
         if unknown:
-            raise ValueError(f"unknown edge kinds {sorted(unknown)}; known: {list(EDGE_KINDS)}")
+            raise ValueError(f"unknown edge kinds {sorted(unknown)}; known: {list(ALL_EDGE_KINDS)}")
         if chunk_id not in self.graph:
             raise KeyError(f"no node {chunk_id!r} in the knowledge graph")
         found: set[str] = set()
@@ -189,7 +195,7 @@ class KnowledgeGraph:
         degrees = [len(self.neighbours(c)) for c in chunk_ids]
         return {
             "nodes": {"document": nodes.get("document", 0), "chunk": nodes.get("chunk", 0)},
-            "edges": {k: edges.get(k, 0) for k in EDGE_KINDS},
+            "edges": {k: edges.get(k, 0) for k in EDGE_KINDS + tuple(k for k in PROFILE_EDGE_KINDS if edges.get(k))},
             "entities": len(names),
             "entity_mentions": mentions,
             "keyphrases": len(phrases),

@@ -9,6 +9,20 @@ prompts by rule. Rules that make its behaviour checkable:
 * a context containing ``SAY-ACCORDING`` makes the writer answer "According to the
   context, ...?" (the cheap rule check must drop it);
 * a context containing ``CRITIC-REJECT`` makes the critic reject the question.
+
+For the synthesizer path (``synthesis``) it also plays the enricher, the persona writer,
+the query writer and its critic:
+
+* a chunk's profile: its first sentence as summary, its capitalised names as entities, its
+  three most frequent long words (7 letters or more) as themes, so chunks that share
+  names or vocabulary are linked;
+* personas are named after the summaries they were shown ("Reader of Marie Curie was");
+* the query names its persona, style, length and topic ("Nurse asks (misspelled, short)
+  about Warsaw: ...?"), so a test can see the prompt carried them; its ground truth is the
+  contexts' first sentences, and it claims to use every context;
+* ``BAD-JSON`` in a context makes the query writer reply with text that is not JSON, every
+  time (so the judge's repair re-ask fails too); ``ONE-CONTEXT`` makes it claim one context;
+  ``LONG-QUERY`` makes it write a query of 30 words or more whatever the length asked.
 """
 
 from __future__ import annotations
@@ -62,6 +76,83 @@ def _review(user: str) -> dict[str, Any]:
     return {"reviews": reviews}
 
 
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:[A-Z][a-z]+|of|de|da|von))*(?:\s+[A-Z][a-z]+)?")
+_NOT_NAMES = {"The", "In", "It", "He", "She", "They", "This", "That", "A", "An", "About", "After",
+              "Before", "When", "Its", "His", "Her", "Their", "There", "Some", "Many", "CRITIC",
+              "SAY", "BAD", "ONE", "Rules", "Rejected"}
+_LONG_WORD = re.compile(r"\b[a-z]{7,}\b")
+
+
+def _names(text: str) -> list[str]:
+    out: list[str] = []
+    for m in _NAME.finditer(text):
+        name = m.group(0).strip()
+        first, _, rest = name.partition(" ")
+        if first in _NOT_NAMES:
+            name = rest.strip()
+        if name and name not in _NOT_NAMES and name not in out:
+            out.append(name)
+    return out[:8]
+
+
+def _profile(user: str) -> dict[str, Any]:
+    from collections import Counter
+
+    chunks = []
+    for n, text in enumerate(_tag(user, "chunk"), start=1):
+        first = _first_sentence(text)
+        counts = Counter(_LONG_WORD.findall(text.lower()))
+        themes = [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
+        chunks.append({"n": n, "headline": _topic(first), "summary": first,
+                       "themes": themes, "entities": _names(text)})
+    return {"chunks": chunks}
+
+
+def _personas(user: str) -> dict[str, Any]:
+    wanted = int(re.search(r"Describe (\d+) distinct", user).group(1))  # type: ignore[union-attr]
+    summaries = _tag(user, "summary")
+    return {"personas": [{"name": f"Reader of {_topic(s, 3)}", "role_description": f"Wants to know: {s}"}
+                         for s in summaries[:wanted]]}
+
+
+def _line(user: str, prefix: str) -> str:
+    m = re.search(rf"^{re.escape(prefix)}(.*)$", user, re.M)
+    return m.group(1).strip() if m else ""
+
+
+def _synthesize(user: str) -> str:
+    contexts = _tag(user, "context")
+    if any("BAD-JSON" in c for c in contexts):
+        return "Sorry, I cannot answer in JSON today."
+    persona, topic = _line(user, "Persona: "), _line(user, "Topic: ")
+    style = re.search(r"^Query style \((\w+)\)", user, re.M)
+    length = _line(user, "Query length: ").split(":")[0]
+    firsts = [_first_sentence(c) for c in contexts]
+    if any("SAY-ACCORDING" in c for c in contexts):
+        question = f"According to the context, what is said about {topic}?"
+    elif length == "short" and "LONG-QUERY" not in " ".join(contexts):
+        question = f"{persona} asks ({style.group(1) if style else '?'}, short) about {topic}: what?"
+    else:
+        question = (f"{persona} asks ({style.group(1) if style else '?'}, {length}) about {topic}: "
+                    f"what links {' and '.join(_topic(f, 4) for f in firsts)}?")
+        if "LONG-QUERY" in " ".join(contexts):
+            question = question[:-1] + " and what else " * 8 + "?"
+    used = [1] if any("ONE-CONTEXT" in c for c in contexts) else list(range(1, len(contexts) + 1))
+    return json.dumps({"question": question, "ground_truth": " ".join(firsts), "contexts_used": used})
+
+
+def _review_records(user: str) -> dict[str, Any]:
+    reviews = []
+    for n, block in enumerate(re.split(r"^## Record \d+.*$", user, flags=re.M)[1:], start=1):
+        query = " ".join(_tag(block, "query"))
+        contexts = _tag(block, "context")
+        standalone = "the context" not in query.lower()
+        ok = not any("CRITIC-REJECT" in c for c in contexts)
+        reviews.append({"n": n, "standalone": standalone, "answerable": ok, "needs_all_contexts": True,
+                        "reason": "ok" if ok and standalone else "rejected by rule"})
+    return {"reviews": reviews}
+
+
 def respond(request: dict[str, Any]) -> str:
     """``chat_responder`` for ``OpenAIMockServer``: writer, critic and summariser by rule."""
     messages = request.get("messages") or []
@@ -71,6 +162,14 @@ def respond(request: dict[str, Any]) -> str:
         return json.dumps(_write(user))
     if system.startswith("You review evaluation questions"):
         return json.dumps(_review(user))
+    if system.startswith("You index documents"):
+        return json.dumps(_profile(user))
+    if system.startswith("You design user personas"):
+        return json.dumps(_personas(user))
+    if system.startswith("You write test queries"):
+        return _synthesize(user)
+    if system.startswith("You review test records"):
+        return json.dumps(_review_records(user))
     if system.startswith("You summarise documents"):
         documents = _tag(user, "document")
         return json.dumps({"summary": _first_sentence(documents[0]) if documents else ""})

@@ -53,10 +53,12 @@ def _print_warnings(caught: list[warnings.WarningMessage], skip_files: bool = Fa
 def _report(result: Any) -> Table:
     """Per evolution type: asked, written, rejected by the filter and why (the three most
     frequent reasons), so a user sees why a set is short."""
-    counts = result.testset.counts()
+    counts = result.written()
     rejections = result.rejections_by_type()
-    table = Table("evolution", "asked", "written", "rejected by filter", "main reasons",
+    table = Table("synthesizer" if result.personas else "evolution", "asked", "written", "rejected by filter", "main reasons",
                   title=f"test set: {len(result.testset)} of {sum(result.requested.values())} questions")
+    table.columns[0].no_wrap = True  # "multi_hop_abstract" must stay readable in 80 columns
+    table.columns[-1].overflow = "fold"  # a reason is wrapped whole, never cut to "JudgeOutputInval…"
     for kind, asked in result.requested.items():
         reasons = rejections.get(kind, {})
         top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:3]
@@ -85,6 +87,12 @@ def generate(
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+    synthesizers: Optional[str] = typer.Option(None, "--synthesizers", help="LLM judge: write with the knowledge-graph synthesizers instead of evolutions, in these shares: single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25 (any of the next four options also switches to them)."),
+    personas: Optional[Path] = typer.Option(None, "--personas", help="Synthesizers: a JSON list or JSONL file of {\"name\", \"role_description\"} to write for (default: derived from the documents).", exists=True, dir_okay=False),
+    num_personas: Optional[int] = typer.Option(None, "--num-personas", min=1, help="Synthesizers: how many personas to derive from the documents (default 3)."),
+    query_styles: Optional[str] = typer.Option(None, "--query-styles", help="Synthesizers: shares of web_search, conversational, misspelled, formal (default equal)."),
+    query_lengths: Optional[str] = typer.Option(None, "--query-lengths", help="Synthesizers: shares of short, medium, long (default equal)."),
+    embedder: Optional[str] = typer.Option(None, "--embedder", help="Synthesizers: link chunks whose LLM summaries are similar, with this embedder (local | openai:MODEL[@URL])."),
 ) -> None:
     """Generate a test set (question, ground truth, reference contexts) from documents."""
     with plain_errors():
@@ -105,6 +113,8 @@ def generate(
                     docs, size, judge=judge, distribution=distribution, seed=seed,
                     cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
                     overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
+                    synthesizers=synthesizers, personas=personas if personas is not None else num_personas,
+                    query_styles=query_styles, query_lengths=query_lengths, embedder=embedder,
                 )
         except BaseException:
             _print_warnings(caught)
@@ -119,6 +129,8 @@ def generate(
     if result.shortfall:
         err.print("short by " + ", ".join(f"{k} {v}" for k, v in result.shortfall.items())
                   + ": the documents gave no more questions that pass the filter (never padded)")
+    if result.personas:
+        err.print("personas: " + "; ".join(p.name for p in result.personas), highlight=False, markup=False)
     stats = result.graph.stats()
     err.print(f"{stats['nodes']['document']} documents, {stats['nodes']['chunk']} chunks, {stats['bridges']} bridges")
     if result.skipped:

@@ -1,0 +1,360 @@
+"""The synthesizer path: an enriched knowledge graph, personas, styles -> records.
+
+    graph ─► enrich (1 call / 6 chunks) ─► link chunks ─► personas (1 call) ─► per record:
+    scenario + persona + style + length ─► write (1 call) ─► rule check ─► critic (1 call / 8)
+
+Cost: a fixed part (the enrichment calls, one per ``enrichment.BATCH`` chunks of a
+document, and one persona call unless the user gives personas), then per kept question one
+writing call and an eighth of a critic call, plus the same again for each rejected attempt
+(and one more call for each reply the judge had to re-ask because it did not parse).
+
+Reproducible: which scenario, style and length a record gets, and which persona asks, are
+pure functions of ``seed``, the record's slot and the attempt (not of what happened to other
+slots), and every call goes through the judge's disk cache. Resumable: the chunk profiles
+and the personas are journalled with the run's identity as soon as they exist, and every
+kept record as it is accepted, so a rerun after an interruption sends no call for what was
+already done, even with the cache off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from ragmeter.errors import JudgeError
+from ragmeter.judges.protocol import FreeFormJudge, Judge
+from testset_gen.distribution import parse_shares, plan_counts
+from testset_gen.document import Chunk, content_id
+from testset_gen.enrichment import ChunkProfile, enrich
+from testset_gen.evolutions import refers_to_source
+from testset_gen.graph import KnowledgeGraph
+from testset_gen.llm_generator import Journal, LLMGeneration, Rejection, Slot
+from testset_gen.personas import (
+    DEFAULT_PERSONAS,
+    GENERIC_PERSONA,
+    Persona,
+    derive_personas,
+    match_persona,
+    words,
+)
+from testset_gen.query_style import assign, length_problem, parse_lengths, parse_styles
+from testset_gen.record import EvolutionType, TestsetRecord
+from testset_gen.relationships import apply_profiles, link_chunks
+from testset_gen.scenarios import SYNTHESIZERS, Scenario, describe, scenarios
+from testset_gen.synthesis_critic import BATCH, Draft, SampleReview, SampleReviews, review_messages, reviews_in_order
+from testset_gen.synthesizers import WrittenSample, synthesis_messages
+
+DEFAULT_SYNTHESIZERS: dict[str, float] = {"single_hop_specific": 0.5, "multi_hop_specific": 0.25,
+                                          "multi_hop_abstract": 0.25}
+EVOLUTION_OF: dict[str, EvolutionType] = {"single_hop_specific": "simple", "multi_hop_specific": "multi_context",
+                "multi_hop_abstract": "multi_context"}
+"""The record's ``evolution_type`` (the field every ragmeter reader knows): a multi-hop
+record needs several contexts, which is what ``multi_context`` means; the synthesizer
+itself is in the metadata."""
+
+_NO_SCENARIO = {
+    "single_hop_specific": "no scenario: no chunk has an LLM profile",
+    "multi_hop_specific": "no scenario: no two chunks share an entity",
+    "multi_hop_abstract": "no scenario: no two chunks share a theme",
+}
+
+
+class PersonaWarning(UserWarning):
+    """The persona call failed; the run went on with one generic persona."""
+
+
+class EnrichmentWarning(UserWarning):
+    """Some chunks could not be profiled; they are not used as seeds."""
+
+
+def parse_synthesizers(text: str | Mapping[str, float] | None) -> dict[str, float]:
+    """``"single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25"`` -> shares."""
+    return parse_shares(text, SYNTHESIZERS, DEFAULT_SYNTHESIZERS, what="synthesizer")
+
+
+@dataclass
+class SynthesisResult(LLMGeneration):
+    personas: list[Persona] = field(default_factory=list)
+    links: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What the fixed cost bought: the personas, and the links added (edges per kind)."""
+
+    personas: list[Persona]
+    links: dict[str, int]
+
+
+def plan(size: int, shares: Mapping[str, float]) -> list[Slot]:
+    """Slots in synthesizer order; a ``Slot``'s ``evolution`` holds the synthesizer name."""
+    counts = plan_counts(size, shares)
+    slots: list[Slot] = []
+    for name in SYNTHESIZERS:
+        for position in range(counts.get(name, 0)):
+            slots.append(Slot(len(slots), name, position))
+    return slots
+
+
+class State:
+    """The run's profiles and personas, journalled beside its records (same file, same run
+    identity; ``Journal.load`` skips these lines)."""
+
+    def __init__(self, path: Path | None, run: str) -> None:
+        self.path, self.run = path, run
+
+    def load(self, key: str) -> Any:
+        if self.path is None or not self.path.exists():
+            return None
+        found = None
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and row.get("run") == self.run and key in row:
+                found = row[key]
+        return found
+
+    def save(self, key: str, value: Any) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"run": self.run, key: value}) + "\n")
+
+
+def rule_problems(written: WrittenSample, scenario: Scenario, length: str) -> list[str]:
+    """What is wrong with a written record that needs no call to see (empty: nothing).
+    No "ends with ?" rule: a web-search query has none."""
+    problems = []
+    q = written.question.strip()
+    if len(q.split()) < 2:
+        problems.append("too short: fewer than two words")
+    mislabelled = length_problem(q, length)
+    if mislabelled:
+        problems.append(mislabelled)
+    if refers_to_source(q):
+        problems.append("refers to its source: 'according to the context' or the like")
+    if not written.ground_truth.strip():
+        problems.append("empty ground truth")
+    used = {n for n in written.contexts_used if 1 <= n <= len(scenario.chunk_ids)}
+    if len(scenario.chunk_ids) > 1 and len(used) < 2:
+        problems.append(f"uses one context: the writer drew on contexts {sorted(used) or 'none'}")
+    return problems
+
+
+async def _summary_vectors(embedder: Any, graph: KnowledgeGraph) -> dict[str, np.ndarray]:
+    """Node id -> unit vector of its summary, for chunks (``summary_similar`` links) and
+    documents (spreading the persona call's sample), in one embedding call."""
+    from ragmeter.embedders import get_embedder
+
+    ids = [n for n in graph.chunk_ids() + graph.document_ids() if graph.graph.nodes[n].get("summary")]
+    if not ids:
+        return {}
+    model = get_embedder(embedder, cache=False)
+    rows = await model.embed([graph.graph.nodes[c]["summary"] for c in ids])
+    return {c: np.asarray(r, dtype=np.float32) for c, r in zip(ids, rows)}
+
+
+async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[Chunk], *,
+                  personas: Sequence[Persona] | None = None, persona_count: int = DEFAULT_PERSONAS,
+                  seed: int = 0, embedder: Any = None, concurrency: int = 8,
+                  journal: Path | None = None, run: str = "",
+                  on_chunks: Callable[[int], None] | None = None) -> Prepared:
+    """The fixed cost: profile ``chunks`` (the ones that may seed a question), link them in
+    ``graph``, and find the personas: each from the journal when this run already did it,
+    the profiles from ``graph`` itself when it was saved from an earlier synthesizer run."""
+    state = State(journal, run)
+    saved = state.load("profiles")
+    nodes = graph.graph.nodes
+    if saved is not None:
+        profiles = {k: ChunkProfile.model_validate(v) for k, v in saved.items()}
+    elif chunks and all("themes" in nodes[c.id] for c in chunks):
+        # a graph saved from an earlier synthesizer run (--graph-out) already holds them
+        profiles = {c.id: ChunkProfile(n=0, headline=nodes[c.id]["headline"], summary=nodes[c.id]["summary"],
+                                       themes=nodes[c.id]["themes"], entities=nodes[c.id]["llm_entities"])
+                    for c in chunks}
+    else:
+        done = await enrich(judge, chunks, concurrency=concurrency, on_chunks=on_chunks)
+        profiles = done.profiles
+        if done.failures:
+            lost = sum(len(ids) for ids, _ in done.failures)
+            warnings.warn(f"testset_gen: {lost} of {len(chunks)} chunks could not be profiled and are "
+                          f"not used as seeds ({done.failures[0][1][:200]})", EnrichmentWarning, stacklevel=3)
+        if not done.failures:  # a partial enrichment is redone on resume, not frozen
+            state.save("profiles", {k: v.model_dump(mode="json") for k, v in profiles.items()})
+    apply_profiles(graph, profiles)
+    vectors = await _summary_vectors(embedder, graph) if embedder is not None else {}
+    links = link_chunks(graph, vectors or None)
+
+    if personas:
+        return Prepared(list(personas), links)
+    saved = state.load("personas")
+    if saved:
+        return Prepared([Persona.model_validate(p) for p in saved], links)
+    # document summaries, not chunk summaries: one long document would otherwise fill the
+    # persona call's sample with its own chunks
+    ids = [d for d in graph.document_ids() if graph.graph.nodes[d].get("summary")]
+    summaries = [graph.graph.nodes[d]["summary"] for d in ids]
+    found: list[Persona] = []
+    if summaries:
+        matrix = np.stack([vectors[c] for c in ids]) if vectors and all(c in vectors for c in ids) else None
+        try:
+            found = await derive_personas(judge, summaries, persona_count, seed=seed, vectors=matrix)
+        except JudgeError as exc:
+            warnings.warn(f"testset_gen: the persona call failed ({type(exc).__name__}: {exc}); "
+                          f"every question is written for the generic persona {GENERIC_PERSONA.name!r}",
+                          PersonaWarning, stacklevel=3)
+    if found:
+        state.save("personas", [p.model_dump(mode="json") for p in found])
+    return Prepared(found or [GENERIC_PERSONA], links)
+
+
+def _record(slot: Slot, scenario: Scenario, chunks: tuple[Chunk, ...], written: WrittenSample,
+            review: SampleReview, persona: Persona, style: str, length: str, judge_name: str) -> TestsetRecord:
+    ids = [c.id for c in chunks]
+    return TestsetRecord(
+        id=content_id(written.question, written.ground_truth, *ids, prefix="q-"),
+        question=written.question.strip(),
+        ground_truth=written.ground_truth.strip(),
+        reference_contexts=[c.text for c in chunks],
+        evolution_type=EVOLUTION_OF[slot.evolution],
+        reference_context_ids=ids,
+        sources=[c.source_metadata() for c in chunks],
+        metadata={"generator": "llm", "judge": judge_name, "synthesizer": slot.evolution,
+                  "persona": persona.name, "persona_role": persona.role_description,
+                  "query_style": style, "query_length": length, **describe(scenario),
+                  "chunk_ids": ids, "document_ids": list(dict.fromkeys(c.document_id for c in chunks)),
+                  "critic": review.reason},
+    )
+
+
+async def synthesize(
+    judge: Judge,
+    graph: KnowledgeGraph,
+    chunks: Sequence[Chunk],
+    size: int,
+    shares: Mapping[str, float],
+    prepared: Prepared,
+    *,
+    seed: int = 0,
+    query_styles: str | Mapping[str, float] | None = None,
+    query_lengths: str | Mapping[str, float] | None = None,
+    max_attempts: int = 3,
+    concurrency: int = 8,
+    journal: Path | None = None,
+    run: str = "",
+    on_record: Callable[[int], None] | None = None,
+) -> SynthesisResult:
+    """Write ``size`` records with the synthesizers in ``shares`` over a ``graph`` that
+    ``prepare`` enriched; ``chunks``: the chunks that may seed a question. See the module
+    docstring."""
+    calls_before = judge.usage.calls
+    found_personas = prepared.personas
+    seedable = {c.id for c in chunks}
+    by_id = {c.id: c for c in chunks}
+    pools: dict[str, list[Scenario]] = {}
+    for name, found in scenarios(graph).items():
+        pool = [s for s in found if all(c in seedable for c in s.chunk_ids)]
+        random.Random(f"{seed}:{name}").shuffle(pool)
+        # chunks of different documents first (a stable sort keeps the seeded order within
+        # each group): neighbouring chunks of one document repeat up to 32 tokens of each
+        # other, so a "multi-hop" pair of them is often answered by one chunk alone
+        pool.sort(key=lambda s: len({by_id[c].document_id for c in s.chunk_ids}) < len(s.chunk_ids))
+        pools[name] = pool
+    slots = plan(size, shares)
+    counts = plan_counts(size, shares)
+    styles = assign(len(slots), parse_styles(query_styles), seed, "style")
+    lengths = assign(len(slots), parse_lengths(query_lengths), seed, "length")
+
+    log = Journal(journal, run)
+    kept: dict[int, TestsetRecord] = {i: r for i, r in log.load().items() if i < len(slots)}
+    if on_record and kept:
+        on_record(len(kept))
+    rejected: list[Rejection] = []
+    gate = asyncio.Semaphore(concurrency)
+
+    def pick(slot: Slot, attempt: int) -> tuple[Scenario, Persona] | None:
+        pool = pools.get(slot.evolution) or []
+        if not pool:
+            return None
+        n = max(1, counts.get(slot.evolution, 1))
+        scenario = pool[(slot.position + attempt * n) % len(pool)]
+        topic = words([scenario.topic, *(t for c in scenario.chunk_ids
+                                         for t in graph.graph.nodes[c].get("themes", []))])
+        rng = random.Random(f"{seed}:{slot.index}:{attempt}:persona")
+        return scenario, match_persona(found_personas, topic, rng)
+
+    async def write(slot: Slot, scenario: Scenario, persona: Persona) -> WrittenSample | str:
+        messages = synthesis_messages(slot.evolution, [by_id[c].text for c in scenario.chunk_ids],
+                                      scenario.topic, persona, styles[slot.index], lengths[slot.index])
+        async with gate:
+            try:
+                return await judge.generate(messages, WrittenSample)
+            except JudgeError as exc:
+                return f"{type(exc).__name__}: {exc}"
+
+    async def review(batch: list[Draft]) -> list[SampleReview | None]:
+        async with gate:
+            try:
+                return reviews_in_order(await judge.generate(review_messages(batch), SampleReviews), len(batch))
+            except JudgeError:
+                return [None] * len(batch)
+
+    pending = [s for s in slots if s.index not in kept]
+    for attempt in range(max_attempts):
+        if not pending:
+            break
+        runnable = []
+        for s in pending:
+            picked = pick(s, attempt)
+            if picked is None:
+                if attempt == 0:
+                    rejected.append(Rejection(s.evolution, "", [_NO_SCENARIO[s.evolution]]))
+                continue
+            runnable.append((s, *picked))
+        written = await asyncio.gather(*(write(s, sc, p) for s, sc, p in runnable))
+        drafts: list[tuple[Slot, Scenario, Persona, WrittenSample]] = []
+        for (slot, scenario, persona), w in zip(runnable, written):
+            if isinstance(w, str):
+                rejected.append(Rejection(slot.evolution, "", [w]))
+                continue
+            problems = rule_problems(w, scenario, lengths[slot.index])
+            if problems:
+                rejected.append(Rejection(slot.evolution, w.question, problems))
+                continue
+            drafts.append((slot, scenario, persona, w))
+        batches = [drafts[i:i + BATCH] for i in range(0, len(drafts), BATCH)]
+        reviewed = await asyncio.gather(*(
+            review([Draft(w.question, w.ground_truth, tuple(by_id[c].text for c in sc.chunk_ids),
+                          styles[s.index], len(sc.chunk_ids) > 1) for s, sc, _, w in b])
+            for b in batches))
+        for batch, reviews in zip(batches, reviewed):
+            for (slot, scenario, persona, w), r in zip(batch, reviews):
+                problems = (r.problems(len(scenario.chunk_ids) > 1) if r is not None
+                            else ["not reviewed: the critic call failed or skipped it"])
+                if r is None or problems:
+                    rejected.append(Rejection(slot.evolution, w.question, problems))
+                    continue
+                record = _record(slot, scenario, tuple(by_id[c] for c in scenario.chunk_ids), w, r,
+                                 persona, styles[slot.index], lengths[slot.index], judge.name)
+                kept[slot.index] = record
+                log.add(slot, record)
+                if on_record:
+                    on_record(1)
+        pending = [s for s in pending if s.index not in kept]
+
+    shortfall: dict[str, int] = {}
+    for s in pending:
+        shortfall[s.evolution] = shortfall.get(s.evolution, 0) + 1
+    return SynthesisResult(records=[kept[i] for i in sorted(kept)], shortfall=shortfall,
+                           rejected=rejected, calls=judge.usage.calls - calls_before,
+                           personas=found_personas, links=prepared.links)
