@@ -408,16 +408,28 @@ def swap_entity(sent: "Span", passage_entities: Sequence[tuple[str, str]],
 
 
 def swap_roles(sent: "Span", rng: random.Random) -> str | None:
-    """Two different names of one label in ``sent`` trade places ("A beat B" -> "B beat A")."""
+    """Two different names of one label in ``sent`` trade places ("A beat B" -> "B beat A"),
+    when a verb or preposition stands between them (``_relation_between``)."""
     names = _names(sent.ents)
+    doc = sent.doc
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
-             if a.label == b.label and not _related(a.text, b.text)]
+             if a.label == b.label and not _related(a.text, b.text)
+             and _relation_between(doc, a, b)]
     if not pairs:
         return None
     a, b = rng.choice(pairs)
     base = sent.start_char
     return _replace(sent, [(a.start - base, a.end - base, b.text),
                            (b.start - base, b.end - base, a.text)])
+
+
+def _relation_between(doc: "Doc", a: Name, b: Name) -> bool:
+    """A verb or preposition stands between the two names, so they hold different roles.
+    Coordinated names ("Conners and Klein", "Southbank, Victoria") trade places without
+    changing what is said, so they are not swapped."""
+    between = doc.char_span(a.end, b.start, alignment_mode="expand")
+    return between is not None and any(t.pos_ in ("VERB", "AUX", "ADP") and t.lower_ != "of"
+                                       for t in between)
 
 
 _FINITE = frozenset({"VBZ", "VBD", "VBP", "MD"})

@@ -93,6 +93,9 @@ def test_swapped_roles_trades_two_names_of_one_label(maker, sentences):
     assert (maker.swap_roles(sents[3], random.Random(0))
             == "George Hobson was praised by Ralph Freeman for the design.")
     assert maker.swap_roles(sents[1], random.Random(0)) is None
+    # coordinated names say the same thing in either order: not a role swap
+    assert maker.swap_roles(one("The film was written by Barry Conners and Philip Klein."),
+                            random.Random(0)) is None
 
 
 def test_date_swap_moves_the_year_only(maker, sentences):
