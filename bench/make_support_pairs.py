@@ -206,7 +206,8 @@ def drop_clause(sent: "Span") -> str | None:
                 continue
             start = tok.idx - sent.start_char
             return _tidy(text[:start] + text[end.idx - sent.start_char:])
-        if close - i > 15 or tokens[close + 1].pos_ not in ("VERB", "AUX"):
+        if (close - i > 15 or close + 1 >= len(tokens)
+                or tokens[close + 1].pos_ not in ("VERB", "AUX")):
             continue  # ", which keeps bones, teeth and muscles healthy": a list, not a clause end
         start = tok.idx - sent.start_char
         stop = tokens[close].idx - sent.start_char + 1
@@ -471,7 +472,8 @@ def negate(sent: "Span") -> str | None:
         n_start, n_end = _rel(sent, nxt)
         if nxt.lower_ == "never":  # "never won" -> "won": the verb after it keeps its tense
             return _tidy(sent.text[:n_start] + sent.text[n_end:])
-        head = _CONTRACTED.get(verb.lower_, verb.text)  # "can't" -> "can"; "did not grow" -> "did grow"
+        # "can't" -> "can"; "did not grow" -> "did grow"
+        head = _CONTRACTED.get(verb.lower_, verb.text)
         return _tidy(sent.text[:start] + _keep_case(verb.text, head) + sent.text[n_end:])
     following = [t for t in sent[verb.i - sent.start + 1:] if t.pos_ != "ADV"]
     if verb.lemma_ == "have" and not (following and following[0].tag_ == "VBN"):
@@ -556,7 +558,8 @@ def swap_antonym(sent: "Span", rng: random.Random) -> str | None:
         lower, lemma = tok.lower_, tok.lemma_.lower()
         noun = tok.tag_.startswith("NN")
         if lower in ANTONYM_TABLE:
-            words = [w for w in ANTONYM_TABLE[lower] if not noun or (lower in _NOUNS and w in _NOUNS)]
+            words = [w for w in ANTONYM_TABLE[lower]
+                     if not noun or (lower in _NOUNS and w in _NOUNS)]
         elif tok.tag_ in _INFLECTED and lemma in ANTONYM_TABLE:
             words = [inflect(w, tok.tag_) for w in ANTONYM_TABLE[lemma]
                      if not noun or (lemma in _NOUNS and w in _NOUNS)]
@@ -707,8 +710,8 @@ def halueval_passages(path: Path, skip: int = 0) -> list[Passage]:
             continue
         for context in row.get("contexts") or []:
             if not isinstance(context, str):
-                raise ValueError(f"{path}: line {n}: field 'contexts' holds a {type(context).__name__}, "
-                                 f"expected strings")
+                raise ValueError(f"{path}: line {n}: field 'contexts' holds a "
+                                 f"{type(context).__name__}, expected strings")
             if context.strip():
                 out.setdefault(context, qid)
     return [Passage(pid, text) for text, pid in out.items()]

@@ -101,7 +101,8 @@ def test_swapped_roles_trades_two_names_of_one_label(maker, sentences):
 def test_date_swap_moves_the_year_only(maker, sentences):
     _, sents = sentences
     out = maker.swap_date(sents[0], random.Random(0))
-    m = re.fullmatch(r"The Kariba Bridge was designed by Ralph Freeman and opened in (\d{4})\.", out)
+    m = re.fullmatch(r"The Kariba Bridge was designed by Ralph Freeman and opened in (\d{4})\.",
+                     out)
     assert m and m.group(1) != "1905" and 1 <= abs(int(m.group(1)) - 1905) <= 30
     assert maker.swap_date(sents[1], random.Random(0)) is None
 
@@ -141,16 +142,17 @@ def test_antonym_swap_uses_the_support_list_in_the_same_form(maker):
 
 
 def test_clause_drop_keeps_what_the_sentence_states(maker):
-    assert (maker.drop_clause(one("The bridge, which was designed by George Hobson, opened in 1905."))
-            == "The bridge opened in 1905.")
+    relative = one("The bridge, which was designed by George Hobson, opened in 1905.")
+    assert maker.drop_clause(relative) == "The bridge opened in 1905."
     assert (maker.drop_clause(one("The bridge (198 metres long) opened in 1905."))
             == "The bridge opened in 1905.")
     assert (maker.drop_clause(one("In 1905, the bridge was opened by Ralph Freeman."))
             == "The bridge was opened by Ralph Freeman.")
     # a condition is not dropped (it would overstate the claim), nor a list after "which"
     assert maker.drop_clause(one("For longer trials, the employee claims an allowance.")) is None
-    assert maker.drop_clause(one(
-        "Vitamin D helps the body absorb calcium, which keeps bones, teeth and muscles healthy.")) is None
+    listed = one("Vitamin D helps the body absorb calcium, which keeps bones, teeth and muscles "
+                 "healthy.")
+    assert maker.drop_clause(listed) is None
 
 
 def test_merge_joins_two_sentences(maker):
@@ -225,13 +227,15 @@ def test_hand_pairs_are_balanced_and_alike_in_length():
     rows = hand_rows()
     labels = Counter(r["label"] for r in rows)
     assert labels[0] == labels[1]
-    words = {label: [len(r["claim"].split()) for r in rows if r["label"] == label] for label in (0, 1)}
+    words = {label: [len(r["claim"].split()) for r in rows if r["label"] == label]
+             for label in (0, 1)}
     means = {label: sum(w) / len(w) for label, w in words.items()}
     assert abs(means[1] - means[0]) < 1.0, means
 
 
 def test_hand_pairs_share_no_text_with_the_rag_dev_set():
-    dev = [json.loads(line) for line in RAG_DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    dev = [json.loads(line) for line in RAG_DEV.read_text(encoding="utf-8").splitlines()
+           if line.strip()]
     dev_text = " ".join(c for row in dev for c in row["contexts"]).lower()
     for r in hand_rows():
         for sentence in re.split(r"(?<=[.!?])\s+", r["premise"]):
