@@ -83,6 +83,7 @@ sentence (an LLM's extracted claims run 8-25 words)."""
 MAX_MERGED = 36
 """Longest merged claim, in words: two short sentences joined, not two long ones."""
 
+_MARKUP = re.compile(r"[{}<>\[\]]")
 _INNER_END = re.compile(r"[a-z0-9]\.\s+[A-Z]")
 _PRONOUN_START = frozenset(
     "he she it they this these those his her its their him them we i you there such".split())
@@ -164,6 +165,8 @@ def claim_sentences(doc: "Doc") -> list["Span"]:
             continue
         if sent.text.count("(") != sent.text.count(")") or sent.text.count('"') % 2:
             continue
+        if _MARKUP.search(sent.text):
+            continue  # scraped markup ("{'1': ", '2': "}", "<nowiki>", "] ;"): no claim reads so
         if _INNER_END.search(sent.text):
             continue  # two sentences the splitter missed ("... 3 p.m. Working abroad ...")
         out.append(sent)
@@ -385,9 +388,19 @@ def _names(ents: Iterable["Span"]) -> list[Name]:
 
 
 def _related(a: str, b: str) -> bool:
-    """Same name or one inside the other ("Oberoi" / "Mohan Singh Oberoi"): not a swap."""
+    """Same name, one inside the other ("Oberoi" / "Mohan Singh Oberoi") or one the other's
+    initials ("U.S." / "United States", "NHL" / "National Hockey League"): not a swap."""
     x, y = nlp.normalise_entity(a), nlp.normalise_entity(b)
-    return not x or not y or x == y or x in y or y in x
+    if not x or not y or x == y or x in y or y in x:
+        return True
+    return _initials_of(a, b) or _initials_of(b, a)
+
+
+def _initials_of(short: str, long: str) -> bool:
+    letters = re.sub(r"[^A-Za-z]", "", short)
+    words = [w for w in re.findall(r"[A-Za-z]+", long) if w.lower() not in ("of", "the", "and")]
+    return (1 < len(letters) == len(words) and short.replace(".", "").isupper()
+            and letters.lower() == "".join(w[0] for w in words).lower())
 
 
 def swap_entity(sent: "Span", passage_entities: Sequence[tuple[str, str]],
@@ -765,12 +778,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.limit is not None:
         passages = passages[:args.limit]
 
+    from rich.console import Console
     from rich.progress import Progress
 
     counts: Counter[tuple[int, str]] = Counter()
     lengths: dict[int, list[int]] = {0: [], 1: []}
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w", encoding="utf-8") as f, Progress(transient=True) as bar:
+    bar = Progress(transient=True, console=Console(stderr=True))
+    with args.out.open("w", encoding="utf-8") as f, bar:
         task = bar.add_task("passages", total=len(passages))
         for pair in generate(passages, args.seed, progress=lambda n: bar.advance(task, n)):
             f.write(json.dumps(asdict(pair), ensure_ascii=False) + "\n")

@@ -72,6 +72,15 @@ def test_a_moved_number_keeps_its_form_and_changes_its_value(maker):
         assert word != "Seven" and word[0].isupper() and word.lower() in maker._NUMBER_WORDS
 
 
+def test_claim_sentences_leave_out_pronoun_openings_and_markup(maker):
+    from ragmeter.local import nlp
+
+    doc = nlp.parse(["The bridge is 198 metres long. It carries a railway across the gorge. "
+                     "The bridge {'1': \", '2': \"} was built by engineers from Darlington."])[0]
+    kept = [s.text.strip() for s in maker.claim_sentences(doc)]
+    assert kept == ["The bridge is 198 metres long."]
+
+
 def test_scale_words_and_years_are_not_numbers_to_swap(maker):
     sent = one("The bridge carried forty thousand people in 1950.")
     assert [t.text for t in maker._number_tokens(sent)] == ["forty"]
@@ -84,6 +93,10 @@ def test_entity_swap_uses_another_name_of_the_same_label_from_the_passage(maker,
     assert ("Kariba Bridge", "ORG") in entities  # the leading "the" stays in the sentence
     out = maker.swap_entity(sents[0], entities, random.Random(0))
     assert out == "The Kariba Bridge was designed by George Hobson and opened in 1905."
+    # an abbreviation of a name is the same name
+    assert maker._related("U.S.", "United States")
+    assert maker._related("NHL", "National Hockey League")
+    assert not maker._related("Ralph Freeman", "George Hobson")
     # both people of the last sentence are named already: no other PERSON to bring in
     assert maker.swap_entity(sents[3], entities, random.Random(0)) is None
 
