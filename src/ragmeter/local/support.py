@@ -105,10 +105,14 @@ success failure; positive negative; strengthen weaken; internal external; upper 
 import export; buy sell; push pull; father mother; son daughter; husband wife; king queen;
 boy girl; day night; summer winter; wet dry; young old; new old; ancient modern
 """
+ANTONYM_PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (a, b) for pair in _ANTONYM_PAIRS.replace("\n", " ").split(";") if pair.strip()
+    for a, b in [pair.split()])
+"""The antonym list as written (unstemmed word pairs, one way): what ``ANTONYMS`` is built
+from, and what a data maker needs to write the opposite word in full."""
 ANTONYMS: frozenset[tuple[str, str]] = frozenset(
     (stem(b), stem(a)) if swap else (stem(a), stem(b))
-    for pair in _ANTONYM_PAIRS.replace("\n", " ").split(";") if pair.strip()
-    for a, b in [pair.split()] for swap in (False, True))
+    for a, b in ANTONYM_PAIRS for swap in (False, True))
 """Stemmed antonym pairs, both ways. A fixed list: contextual vectors cannot tell an
 antonym from a synonym (both fill the same slot), and no lexical database ships offline."""
 
