@@ -430,12 +430,16 @@ class AlignmentVerifier:
         """Adds the semantic reading (``support.SemanticMatcher``) to the pairs that need it.
 
         Not needed, so not computed (most of the cost is encoding sentences): when the claim's
-        words are all found together already; when the claim shares almost nothing with the
-        premise. For the hand formula also when a symbolic check has broken support (a wrong
+        words are all found together already (measured: reading those too against their best
+        sentence raised the head's cross-validated AUROC from 0.881 to 0.895 but made the
+        verifier three times slower on HaluEval-shaped samples, whose right answers are
+        mostly extractive); when the claim shares almost nothing with the premise. For the hand formula also when a symbolic check has broken support (a wrong
         number or date, a flipped negation, a name the premise does not state), which it
         lets no paraphrase repair; the learned head weighs those against the meaning signals
         (a paraphrase restates numbers and negations too: "no more than five" for "up to
-        five"), so it reads them.
+        five"), so it reads them, a claim naming something the premise lacks against its
+        best sentence only (its similarity is what the head uses; measured: leaving such
+        claims unread took the head's cross-validated AUROC from 0.908 to 0.879).
         """
         jobs: list[tuple[int, Candidates]] = []
         for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
@@ -443,7 +447,8 @@ class AlignmentVerifier:
                     a.values < 1 or a.negation < 1 or a.entities < 0.999)):
                 continue
             p = prepared[premise]
-            ranked = _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]
+            ranked = _ranked_sentences(p, analyses[claim])[
+                : self.CANDIDATES if a.entities >= 0.999 else 1]
             if not ranked:
                 continue
             chosen = sorted(ranked)
