@@ -34,8 +34,9 @@ the claim's *interval*, the claim's value widened by what its wording allows:
 * **unhedged, same unit**: nothing (the plain string check already decides it);
 * **unhedged, another unit or form**: rounding to the claim's precision, half a unit of its
   last significant digit ("3.5 km" is 3,450-3,550 m; "3 feet" is 2.5-3.5 ft, so 91 cm), a
-  trailing zero of an integer counting as rounding ("400 m" is 350-450 m). Proportions
-  round to a whole percent: "a third" is 33 or 33.3 percent, never 30;
+  trailing zero of an integer counting as rounding up to 5% of the value ("400 m" is
+  380-420 m). Proportions and temperatures round to a whole unit: "a third" is 33 or 33.3
+  percent, never 30; "100 F" is 99.5-100.5 F;
 * **hedged**: 10% of the claim's value, the "about" of everyday writing; for proportions
   10% of the nearer distance to 0 or 100 percent (about 90% is about 10% left out), at
   least 2 points (never more than half the value), so "about a third" takes 30 percent and
@@ -689,10 +690,15 @@ class _Reader:
                  i: int, hedge: str | None = None, end: int | None = None) -> Quantity:
         kind, factor, offset = unit
         value = sign * n.value * factor + offset
-        if kind == "proportion":
-            precision = n.exact_precision  # a percentage rounds to its units, not its tens
+        if kind in ("proportion", "temperature"):
+            # a percentage rounds to its units, not its tens; so does a temperature, whose
+            # zero is arbitrary ("100 F" is not 50-150 F)
+            precision = n.exact_precision * factor
         else:
-            precision = n.precision * factor
+            # trailing zeros are rounding, up to 5% of the value: "400 m" is 380-420 m,
+            # "2 km" still 1.5-2.5 km (its last digit), "3,490 m" 3,485-3,495 m
+            loose = min(n.precision, abs(n.value) / 20)
+            precision = max(n.exact_precision, loose) * factor
         if hedge is None:
             hedge = self.hedge_before(n.start)
         stop = end if end is not None else n.end
