@@ -15,7 +15,7 @@ STATED = [
     # proportions: fraction words and phrases <-> percentages
     ("9", "Nine out of ten Icelandic homes are heated this way.",
      "About 90 percent of Icelandic homes are heated with geothermal water."),
-    ("90", "90% of homes are heated this way.", "Nine in ten homes are heated this way."),
+    ("90", "90% of homes are heated this way.", "Nine in ten homes are heated."),
     ("90", "Ninety per cent of homes are heated this way.", "Nine out of ten homes are."),
     ("4", "One in four adults smokes.", "25 percent of adults smoke."),
     ("2", "Two thirds of voters agreed.", "67% of voters agreed."),
@@ -26,7 +26,8 @@ STATED = [
      "It holds roughly 22 to 23 percent of the world's fresh surface water."),
     ("3", "About a third of the budget goes on salaries.", "Salaries take 30% of the budget."),
     # centuries and decades
-    ("1500", "It was painted in the early 1500s.", "It was painted in the early sixteenth century."),
+    ("1500", "It was painted in the early 1500s.",
+     "It was painted in the early sixteenth century."),
     ("16", "It was built in the 16th century.", "It was built in the 1500s."),
     ("16", "It was built in the 16th century.", "It was built in 1503."),
     ("1920", "The style spread in the 1920s.", "The style spread in 1925."),

@@ -49,9 +49,10 @@ the claim's *interval*, the claim's value widened by what its wording allows:
 
 A year span is stated by years inside it; a claim range by a premise range whose ends
 each match the claim's ends; a single claim value when its interval meets the premise's
-value or range (a premise range "22 to 23 percent" makes "a little over a fifth" true). A claim measure followed by a comparative ("400 m lower") or after
-"by" is also stated by the difference of two premise measures of its kind in one sentence
-("from 2,950 metres to 2,549 metres").
+value or range (a premise range "22 to 23 percent" makes "a little over a fifth" true).
+A claim measure followed by a comparative ("400 m lower") or after "by" is also stated
+by the difference of two premise measures of its kind in one sentence ("from 2,950
+metres to 2,549 metres").
 
 Limits, on purpose: no arithmetic beyond conversion and one difference (no products, no
 "32 times" from two magnitudes); counts are not told apart by what they count; ambiguous
@@ -180,14 +181,13 @@ def _unit_table() -> dict[tuple[str, ...], tuple[str, Fraction, Fraction]]:
     add("speed", _F(1000, 3600), "kph", "km/h", "kmh")
     add("speed", _F(1609344, 3600000), "mph")
     add("speed", _F(1852, 3600), "knot", "knots")
-    for prefix, factor in (("", 1), ("k", 10 ** 3), ("m", 10 ** 6), ("g", 10 ** 9),
-                           ("t", 10 ** 12)):
-        add("data", _F(factor), f"{prefix}b" if prefix else "bytes")
+    prefixes = {"": _F(1), "k": _F(10 ** 3), "m": _F(10 ** 6), "g": _F(10 ** 9),
+                "t": _F(10 ** 12)}
+    for prefix, factor in prefixes.items():
+        add("data", factor, f"{prefix}b" if prefix else "bytes")
+        add("power", factor, f"{prefix}w")
+        add("energy", factor * 3600, f"{prefix}wh")
     add("data", _F(1), "byte")
-    for prefix, factor in (("", 1), ("k", 10 ** 3), ("m", 10 ** 6), ("g", 10 ** 9),
-                           ("t", 10 ** 12)):
-        add("power", _F(factor), f"{prefix}w")
-        add("energy", _F(factor) * 3600, f"{prefix}wh")
     add("power", _F(1), "watt", "watts")
     add("power", _F(1000), "kilowatt", "kilowatts")
     add("power", _F(10 ** 6), "megawatt", "megawatts")
@@ -252,8 +252,8 @@ class _Token:
     end: int
 
 
-_TOKEN = re.compile(
-    r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+|[^\W\d_]+(?:[-'’][^\W\d_]+)*|[%°~$€£²³/:\-\u2013\u2014]")
+_TOKEN = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+|[^\W\d_]+(?:[-'’][^\W\d_]+)*"
+                    r"|[%°~$€£²³/:\-\u2013\u2014]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])|\n+")
 
 
@@ -313,7 +313,7 @@ class _Reader:
 
     # numbers
 
-    def number(self, i: int, allow_article: bool = False) -> _Number | None:
+    def number(self, i: int) -> _Number | None:
         """The number starting at token ``i``: digits or words, times a scale word."""
         if i >= len(self.toks):
             return None
@@ -321,10 +321,10 @@ class _Reader:
         if tok.text[0].isdigit() or tok.text[0] == ".":
             digits = tok.text.replace(",", "")
             try:
-                value = Fraction(Decimal(digits))
+                exact = Fraction(Decimal(digits))
             except ArithmeticError:
                 return None
-            out = _Number(value, i, i + 1, _half_place(tok.text, True),
+            out = _Number(exact, i, i + 1, _half_place(tok.text, True),
                           _half_place(tok.text, False), {s for s in [number_value(tok.text)]
                                                          if s}, digits=True)
             nxt = self.lower(i + 1)
@@ -338,11 +338,11 @@ class _Reader:
         word = tok.lower
         if word in _SMALL or word in _TENS or "-" in word:
             parts = word.split("-")
+            precision = Fraction(1, 2)
             if len(parts) == 2 and parts[0] in _TENS and parts[1] in _SMALL:
                 value = _TENS[parts[0]] + _SMALL[parts[1]]
-                precision = Fraction(1, 2)
             elif word in _SMALL:
-                value, precision = _SMALL[word], Fraction(1, 2)
+                value = _SMALL[word]
             elif word in _TENS:
                 value, precision = _TENS[word], Fraction(5)
             else:
@@ -357,8 +357,6 @@ class _Reader:
         if word in ("a", "an") and self.lower(i + 1) in _SCALES | {"dozen": 12}:
             return self._scaled(_Number(Fraction(1), i, i + 1, Fraction(1, 2), Fraction(1, 2),
                                         set()))
-        if word in ("a", "an") and allow_article:
-            return _Number(Fraction(1), i, i + 1, Fraction(1, 2), Fraction(1, 2), set())
         if word == "dozen":
             return _Number(Fraction(12), i, i + 1, Fraction(1, 2), Fraction(1, 2), set())
         return None
@@ -453,10 +451,9 @@ class _Reader:
             n = self.number(i + 1)
             if n is None:
                 return [], i + 1
-            sign = 1
-            q = self._measure(n, (currency, Fraction(1), Fraction(0)), word, sign, i)
+            q = self._measure(n, (currency, Fraction(1), Fraction(0)), word, 1)
             return [q], n.end
-        n = self.number(i, allow_article=False)
+        n = self.number(i)
         if n is None:
             if word in ("a", "an", "half") and self.unit(i + 1) is not None \
                     and self.lower(i + 1) not in ("m", "s", "h", "l", "g"):
@@ -471,7 +468,7 @@ class _Reader:
                 return [], i + 1
             unit = self.unit(n.end)
             assert unit is not None
-            return [self._measure(n, unit[0], unit[1], 1, i, end=unit[2])], unit[2]
+            return [self._measure(n, unit[0], unit[1], 1, end=unit[2])], unit[2]
         if self._in_date_or_time(n):
             return [], n.end
         if n.ordinal and n.value == 1 and n.digits:  # "1st"
@@ -645,7 +642,7 @@ class _Reader:
             same_kind = (unit_a is None or unit_b is None or unit_a[0][0] == unit_b[0][0])
             if same_kind and b.value >= a.value and (unit is not None or is_fraction
                                                      or joiner != "or"):
-                end = unit[2] if unit_b else b.end
+                end = unit_b[2] if unit_b else b.end
                 hedge = hedge or self.hedge_after(end)
                 if is_fraction:
                     q = self._make("proportion", a.value, b.value, "fraction", Fraction(1, 2),
@@ -656,8 +653,8 @@ class _Reader:
                     q = self._make("count", a.value, b.value, "", a.precision, is_range=True,
                                    hedge=hedge, sources=frozenset(a.sources | b.sources))
                     return [q], end
-                low = self._measure(a, unit[0], unit[1], 1, i, hedge=hedge)
-                high = self._measure(b, unit[0], unit[1], 1, i, hedge=hedge)
+                low = self._measure(a, unit[0], unit[1], 1, hedge=hedge)
+                high = self._measure(b, unit[0], unit[1], 1, hedge=hedge)
                 q = Quantity(low.kind, low.low, high.high, low.unit,
                              max(low.precision, high.precision), low.scale, True, hedge,
                              frozenset(a.sources | b.sources), False, self.sentence)
@@ -673,7 +670,7 @@ class _Reader:
             return [self._make("count", value, value, "", a.exact_precision, hedge=hedge,
                                sources=frozenset(a.sources),
                                difference=self._is_difference(a.start, end))], end
-        return [self._measure(a, unit_a[0], unit_a[1], sign, i, hedge=hedge,
+        return [self._measure(a, unit_a[0], unit_a[1], sign, hedge=hedge,
                               end=end)], end
 
     def _negative(self, n: _Number) -> bool:
@@ -687,7 +684,9 @@ class _Reader:
         return self.lower(end) in _COMPARATIVES or self.lower(start - 1) == "by"
 
     def _measure(self, n: _Number, unit: tuple[str, Fraction, Fraction], name: str, sign: int,
-                 i: int, hedge: str | None = None, end: int | None = None) -> Quantity:
+                 hedge: str | None = None, end: int | None = None) -> Quantity:
+        """Number ``n`` in ``unit``, in the kind's base unit; ``end``: the token after the
+        unit, given when a comparative after it may make it a difference."""
         kind, factor, offset = unit
         value = sign * n.value * factor + offset
         if kind in ("proportion", "temperature"):
