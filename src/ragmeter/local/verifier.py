@@ -25,7 +25,7 @@ from typing import Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ragmeter.extras import require
-from ragmeter.local import caches, nlp
+from ragmeter.local import caches, nlp, quantities
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
 from ragmeter.local.alignment import Alignment
@@ -614,13 +614,18 @@ def _values(claim: Analysis, premise: Analysis) -> float:
 
     A number is stated if it equals one of the premise's numbers or a year, month or day of
     one of its dates; a date if some premise date states every field the claim's date does
-    (``nlp.date_compatible``).
+    (``nlp.date_compatible``). Either is also stated when the premise gives the same
+    quantity in another form (``quantities.restated``: "nine out of ten" for "90 percent",
+    "nearly 3.5 km" for "3,490 metres", "the early 1500s" for "the early sixteenth
+    century"): faithful answers restate figures, and the exact check alone broke them.
     """
     numbers = set(premise.numbers)
     for d in premise.dates:
         numbers.update(str(int(part)) for part in d.split("-") if part)
-    checks = [n in numbers for n in dict.fromkeys(claim.numbers)]
+    checks = [n in numbers or quantities.restated(n, claim.text, premise.text)
+              for n in dict.fromkeys(claim.numbers)]
     checks += [any(nlp.date_compatible(d, k) for k in premise.dates)
+               or quantities.restated(d, claim.text, premise.text)
                for d in dict.fromkeys(claim.dates)]
     return sum(checks) / len(checks) if checks else 1.0
 
