@@ -139,6 +139,7 @@ class _Lexicon:
             if len(w) >= 4:
                 self._by_prefix.setdefault(w[:4], []).append(w)
         self.text = " " + " ".join(nlp.normalise_text(s.text) for s in sentences) + " "
+        self.raw = " ".join(s.text for s in sentences)
         self.values: set[str] = set()
         for s in sentences:
             self.values.update(s.numbers)
@@ -571,7 +572,8 @@ def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon) 
     values = list(dict.fromkeys(claim.numbers)) + [
         str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
     checks = [evidence.entity(e.norm) >= 1.0 for e in names]
-    checks += [v in evidence.values for v in values]
+    checks += [v in evidence.values or quantities.restated(v, claim.text, evidence.raw)
+               for v in values]
     return sum(checks) / len(checks) if checks else 1.0
 
 
