@@ -252,4 +252,6 @@ def test_hand_pairs_share_no_text_with_the_rag_dev_set():
     dev_text = " ".join(c for row in dev for c in row["contexts"]).lower()
     for r in hand_rows():
         for sentence in re.split(r"(?<=[.!?])\s+", r["premise"]):
+            if len(sentence.split()) < 4:
+                continue  # a fragment the split cut at an abbreviation ("Mount St.")
             assert sentence.lower() not in dev_text, (r["id"], sentence)

@@ -69,6 +69,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Sequence
 
+from ragmeter.local import caches
 from ragmeter.local.nlp import number_value
 
 # --- words -------------------------------------------------------------------------------
@@ -734,6 +735,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     for index, sentence in enumerate(s for s in _SENTENCE_END.split(text) if s.strip()):
         out.extend(_Reader(sentence, index).read())
     return tuple(out)
+
+
+caches.register(quantities.cache_clear)
 
 
 # --- comparison --------------------------------------------------------------------------
