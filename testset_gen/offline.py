@@ -188,9 +188,17 @@ def _subject_of(q: Question) -> str:
     return q.topic if q.role == "object" else q.answer
 
 
+def _written(q: Question, cq: _ChunkQuestions) -> bool:
+    """The statement's subject is written in its source sentence (not a resolved "he")."""
+    subject = _subject_of(q)
+    return bool(subject) and subject.lower() in _source_sentence(q.statement, cq.sentences).lower()
+
+
 def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
     out = []
     for q in cq.questions:
+        if q.span_years is not None:
+            continue  # a computed duration: a reasoning question
         text = q.text
         if q.role == "object" and q.topic and q.topic in text:
             # a surname alone is not standalone: "How many songs has Harrison written?"
@@ -198,7 +206,8 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
         out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
             ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
-            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else ""))
+            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else "",
+            rank=1 if q.wh == "define" else 0))  # a definition only when nothing else
     return out
 
 
@@ -212,12 +221,34 @@ def _dated(cq: _ChunkQuestions) -> list[Question]:
             and q.remainder and q.inverted and q.topic]
 
 
+def _same_subject(a: Question, ca: _ChunkQuestions, b: Question, cb: _ChunkQuestions) -> bool:
+    """Both statements are about one named thing (the graph's canonical name for each)."""
+    ta, tb = _topic(ca, a), _topic(cb, b)
+    return bool(ta) and ta == tb
+
+
+def _comparable(a: Question, b: Question) -> bool:
+    """Like things dated by the same passive verb ("X was founded in 1990", "Y was founded
+    in 1962"): a comparison a reader would ask ("Which was founded first: X or Y?").
+    Things of different kinds, or events of different verbs, make contrived questions
+    ("Which happened first: Lagunov was born or the Highlanders were renamed?")."""
+    return (bool(a.passive) and a.passive == b.passive and bool(a.topic_label)
+            and a.topic_label == b.topic_label and a.topic_norm != b.topic_norm
+            and a.topic.lower() not in b.topic.lower() and b.topic.lower() not in a.topic.lower())
+
+
 def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
              cb: _ChunkQuestions) -> list[_Candidate]:
-    """Questions whose answer is computed from two dated statements, never stated: the years
-    between them, and which came first. ``a`` and ``b`` may come from one chunk (reasoning)
-    or from two (multi_context: neither chunk alone answers)."""
+    """Questions whose answer is computed from two dated statements, never stated. ``a``
+    and ``b`` may come from one chunk (reasoning) or from two (multi_context: neither chunk
+    alone answers). Two kinds, and only these, so the compared things always belong
+    together: the years between two events of ONE subject ("How many years after Marie
+    Curie was born in Warsaw did Marie Curie move to Paris?"), and which of two like things
+    came first by the same verb ("Which was founded first: X or Y?")."""
     if a.year == b.year or not _distinct(a, b):
+        return []
+    same = _same_subject(a, ca, b, cb)
+    if not same and not _comparable(a, b):
         return []
     for q, cq in ((a, ca), (b, cb)):  # each statement whole and as its sentence says it
         sentence = _source_sentence(q.statement, cq.sentences)
@@ -229,33 +260,76 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
     sources = [_source_sentence(early.statement, ce.sentences),
                _source_sentence(late.statement, cl.sentences)]
     diff = late.year - early.year  # type: ignore[operator]
-    out: list[_Candidate] = []
-    question = f"How many years after {early.remainder} {late.inverted}?"
-    if not _gives_away(question, early.answer, late.answer):
-        out.append(_Candidate(evolution, question,
-                              f"{diff} years. {early.statement} {late.statement}", ids, (
+    if same:
+        question = f"How many years after {early.remainder} {late.inverted}?"
+        if _gives_away(question, early.answer, late.answer):
+            return []
+        return [_Candidate(evolution, question,
+                           f"{diff} years. {early.statement} {late.statement}", ids, (
             ("answer", f"{diff} years"), ("template", "years_between"),
-            ("source_sentences", sources)), subject=early.topic, derived="years_between"))
-    # "which first": the options in alphabetical order, so their order says nothing
-    first, second = sorted((early.remainder, late.remainder))
-    question = f"Which happened first: {first} or {second}?"
-    if not _gives_away(question, early.answer, late.answer):
-        out.append(_Candidate(evolution, question,
-                              f"{early.remainder[:1].upper()}{early.remainder[1:]} first "
-                              f"({early.answer}); {late.remainder} in {late.answer}. "
-                              f"{early.statement} {late.statement}", ids, (
-            ("answer", early.remainder), ("template", "which_first"),
-            ("source_sentences", sources)), rank=1, subject=early.topic, derived="first"))
+            ("source_sentences", sources)), subject=early.topic, derived="years_between")]
+    # the options in alphabetical order, so their order says nothing
+    first, second = sorted((early.topic, late.topic), key=str.lower)
+    wh = "Who" if early.topic_label == "PERSON" else "Which"
+    question = f"{wh} {early.passive} first: {first} or {second}?"
+    question = question[:1] + question[1:].replace(" The ", " the ")
+    if _gives_away(question, early.answer, late.answer):
+        return []
+    answer = early.topic[:1].upper() + early.topic[1:]
+    return [_Candidate(evolution, question,
+                       f"{answer} first ({early.answer}); {late.topic} in {late.answer}. "
+                       f"{early.statement} {late.statement}", ids, (
+        ("answer", early.topic), ("template", "which_first"),
+        ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
+
+
+def _spans(cq: _ChunkQuestions) -> list[_Candidate]:
+    """"For how many years did John Smith serve as governor?" from "... from 1990 to 1995":
+    a duration computed from the two years of one statement."""
+    out = []
+    for q in cq.questions:
+        if q.span_years is None:
+            continue
+        text = q.text
+        if q.topic:
+            text = text.replace(q.topic, cq.full_name(q.topic), 1)
+        out.append(_Candidate("reasoning", text, f"{q.answer}. {q.statement}", (cq.chunk_id,), (
+            ("answer", q.answer), ("template", "span_years"),
+            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
+            subject=_subject_of(q), derived="span", subject_label=q.topic_label))
     return out
 
 
 def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
-    """Derived questions over two dated statements of one chunk."""
+    """Derived questions of one chunk: a duration of one statement, or the years between
+    two dated statements about one subject."""
     dated = _dated(cq)
-    out: list[_Candidate] = []
+    out: list[_Candidate] = _spans(cq)
     for i, a in enumerate(dated):
         for b in dated[i + 1:]:
-            out += _derived("reasoning", a, cq, b, cq)
+            if _same_subject(a, cq, b, cq):
+                out += _derived("reasoning", a, cq, b, cq)
+    return out
+
+
+def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
+                 limit: int) -> list[_Candidate]:
+    """multi_context comparisons of like things from two chunks ("Which was founded first:
+    X or Y?"): dated statements grouped by verb and by the subject's entity label, pairs
+    of different chunks drawn at random (seeded), at most ``limit``."""
+    groups: dict[tuple[str, str], list[tuple[Question, _ChunkQuestions]]] = {}
+    for cq in chunks:
+        for q in _dated(cq):
+            if q.passive and q.topic_label:
+                groups.setdefault((q.passive, q.topic_label), []).append((q, cq))
+    pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
+             for y in members[i + 1:] if x[1].chunk_id != y[1].chunk_id]
+    rng.shuffle(pairs)
+    out: list[_Candidate] = []
+    for (a, ca), (b, cb) in pairs:
+        if len(out) >= limit:
+            break
+        out += _derived("multi_context", a, ca, b, cb)
     return out
 
 
@@ -282,9 +356,16 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                 span, template = mention.span(), "descriptor_in_question"
             else:
                 continue
+            after = q.text[span[1]:]
+            if re.match(r"(?:'s|’s|\s+[A-Z0-9])", after) or re.search(r"[A-Z][\w'-]*\s+$",
+                                                                    q.text[:span[0]]):
+                continue  # inside a longer name: "New York's 21st congressional district"
+            if not _written(q, asker):
+                continue
             for t in told:
                 desc = descriptor(t.label, t.predicate)
-                if desc is None or "," in desc or not _distinct(q, t):
+                if (desc is None or "," in desc or not _distinct(q, t) or not _written(t, teller)
+                        or len(desc.split()) > 10):
                     continue
                 before = q.text[:span[0]]
                 if before.lower().endswith("the "):  # "visit the Eiffel Tower": one "the"
@@ -411,6 +492,9 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             for c in _simple(cq) + _reasoning(cq):
                 offer(c)
         if "multi_context" in planned:
+            for c in _comparisons(list(read.values()), random.Random(seed + start),
+                                  OVERSUPPLY * planned["multi_context"]):
+                offer(c)
             for br in bridges:
                 key = (br.a, br.b, br.entity)
                 if key in bridges_done or br.a not in read or br.b not in read:
