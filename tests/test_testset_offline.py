@@ -69,6 +69,56 @@ def test_a_span_of_years_is_asked_as_a_duration():
         "For how many years did John Smith serve as governor of Texas?": "5 years"}
 
 
+def test_a_named_subject_defined_by_a_copula_is_asked_what_or_who_it_is():
+    assert _asked("The Oberoi Group is a hotel company with its head office in Delhi.") == {
+        "What is the Oberoi Group?": "a hotel company"}
+    assert _asked("Warsaw is the capital of Poland.")["What is Warsaw?"] == "the capital of Poland"
+    assert _asked("Yasir Hussain is a Pakistani actor and writer from Islamabad.")[
+        "Who is Yasir Hussain?"] == "a Pakistani actor"
+    # a town the small model tags PERSON: no "Who is Hemel Hempstead?", and no "What" either
+    assert not any(q.startswith(("Who is", "What is")) for q in _asked(
+        "Hemel Hempstead is a new town in Hertfordshire, England."))
+    # a title with a capitalised "Is": "Who is Jonny Greenwood?" -> "the Controller"
+    assert "Who is Jonny Greenwood?" not in _asked(
+        "Jonny Greenwood Is the Controller is a compilation album created by Jonny Greenwood.")
+
+
+def test_definitions_fill_at_most_half_of_the_simple_records():
+    text = " ".join(f"{name} is a {kind} in {place}." for name, kind, place in (
+        ("Canty Bay", "coastal hamlet", "East Lothian"), ("New Paltz", "village", "Ulster County"),
+        ("Emory University", "private research university", "Atlanta"),
+        ("Dome Mine", "gold mine", "Timmins"), ("Wild Horse Creek", "tributary", "Wyoming"),
+        ("Suffolk County", "suburban county", "New York"))) + (
+        " Marie Curie discovered polonium in Paris in 1898.")
+    doc = Document.make(text, "defs.md", title="defs")
+    tiny = build_graph([doc], [Chunk.make(doc, text, 0, 0, len(text), len(text.split()))],
+                       embed=False)
+    with pytest.warns(ShortfallWarning, match="simple"):
+        out = generate_offline(tiny, 6, {"simple": 1}, seed=0)
+    defined = [r for r in out.records if r.metadata["wh"] == "define"]
+    assert len(defined) == 3 and len(out.records) < 6  # the rest is a reported shortfall
+    assert all(r.question.startswith("What is ") for r in defined)
+
+
+def test_works_of_one_kind_are_compared_by_the_year_that_dates_them():
+    paragraphs = {"a.md": "Crimson Peak is a 2015 American gothic romance film.",
+                  "b.md": "White Nights is a 1985 American drama film directed by Taylor Hackford.",
+                  "c.md": "Silver City is a 2013 Christmas album recorded by Falling Up."}
+    documents, chunks = [], []
+    for name, text in paragraphs.items():
+        doc = Document.make(text, name, title=name)
+        documents.append(doc)
+        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        out = generate_offline(build_graph(documents, chunks, embed=False), 4,
+                               {"multi_context": 1}, seed=0)
+    assert [r.question for r in out.records] == [
+        "Which film came out first: Crimson Peak or White Nights?"]  # never film vs album
+    assert out.records[0].ground_truth.startswith("White Nights first (1985); Crimson Peak in 2015.")
+    assert len(out.records[0].reference_context_ids) == 2
+
+
 def test_derived_questions_compare_only_things_that_belong_together():
     """Years between two events of one subject, and which of two like things came first by
     the same verb; never two unrelated events ("How many years after the Highlanders were

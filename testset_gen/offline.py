@@ -49,7 +49,7 @@ from testset_gen.dependency_parser import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
-from testset_gen.questions import Question, descriptor, questions_from_sentence
+from testset_gen.questions import MEDIA_NOUNS, Question, descriptor, questions_from_sentence
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
 from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
@@ -59,6 +59,11 @@ BATCH = 32
 
 OVERSUPPLY = 3
 """Candidates wanted per requested record of each type before reading stops."""
+
+DEFINITION_SHARE = 0.5
+"""At most this share of the simple records are definitions ("What is the Oberoi Group?"):
+encyclopaedic text opens nearly every passage with one, and without a cap they were 45 of
+51 simple records on the HaluEval folder; a test set of "What is X?" tests one skill."""
 
 JUDGE_ROUNDS = 4
 """Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
@@ -117,8 +122,9 @@ class _ChunkQuestions:
     def full_name(self, name: str) -> str:
         """A one-word name as the chunk writes it in full ("Harrison" -> "George Harrison"),
         when exactly one longer name of the chunk ends with it; else ``name`` itself."""
-        if " " in name.strip() or not name[:1].isupper():
-            return name
+        if " " in name.strip() or not name[:1].isupper() or self.labels.get(
+                normalise_entity(name), self.labels.get(self.names.get(normalise_entity(name), ""))) != "PERSON":
+            return name  # only people: "Ochagavia" is not short for "Sylvestris Ochagavia"
         longer = {m.group(0) for m in re.finditer(
             r"(?:[A-Z][\w'-]+ )+" + re.escape(name) + r"\b", self.text)}
         return next(iter(longer)) if len(longer) == 1 else name
@@ -322,6 +328,9 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
         for q in _dated(cq):
             if q.passive and q.topic_label:
                 groups.setdefault((q.passive, q.topic_label), []).append((q, cq))
+        for q in cq.questions:
+            if q.wh == "define" and q.made_year is not None and q.kind in MEDIA_NOUNS:
+                groups.setdefault(("made", q.kind), []).append((q, cq))
     pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
              for y in members[i + 1:] if x[1].chunk_id != y[1].chunk_id]
     rng.shuffle(pairs)
@@ -329,8 +338,33 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
     for (a, ca), (b, cb) in pairs:
         if len(out) >= limit:
             break
-        out += _derived("multi_context", a, ca, b, cb)
+        out += _made_first(a, ca, b, cb) if a.wh == "define" else _derived(
+            "multi_context", a, ca, b, cb)
     return out
+
+
+def _made_first(a: Question, ca: _ChunkQuestions, b: Question,
+                cb: _ChunkQuestions) -> list[_Candidate]:
+    """"Which film came out first: Crimson Peak or White Nights?" from two definitions that
+    date works of one kind ("a 2015 American gothic romance film", "a 1985 American drama
+    film"): a comparison of like things that needs both chunks."""
+    if a.made_year == b.made_year or a.topic_norm == b.topic_norm:
+        return []
+    (early, ce), (late, cl) = sorted(((a, ca), (b, cb)), key=lambda p: p[0].made_year)  # type: ignore[arg-type, return-value]
+    sources = [_source_sentence(early.statement, ce.sentences),
+               _source_sentence(late.statement, cl.sentences)]
+    if any(q.topic.lower() not in s.lower() for q, s in ((early, sources[0]), (late, sources[1]))):
+        return []
+    first, second = sorted((early.topic, late.topic), key=str.lower)
+    question = f"Which {early.kind} came out first: {first} or {second}?"
+    question = question[:1] + question[1:].replace(" The ", " the ")
+    name = early.topic[:1].upper() + early.topic[1:]
+    return [_Candidate("multi_context", question,
+                       f"{name} first ({early.made_year}); {late.topic} in {late.made_year}. "
+                       f"{early.statement} {late.statement}",
+                       tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id))), (
+        ("answer", early.topic), ("template", "which_first"), ("compared", early.kind),
+        ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
 
 
 def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candidate]:
@@ -512,9 +546,20 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     # from the pool, round after round, until the type is full or its pool is spent
     order_of_types = sorted(planned, key=lambda t: (len(pools[t]) - planned[t],
                                                     EVOLUTION_TYPES.index(t)))
+    def _picks(t: str) -> list[_Candidate]:
+        need = planned[t] - len(chosen[t])
+        if t != "simple":
+            return _pick(list(pools[t].values()), need, rng, taken)
+        # definitions only fill what the other simple questions leave, up to their share
+        plain = [c for c in pools[t].values() if dict(c.meta).get("wh") != "define"]
+        defined = [c for c in pools[t].values() if dict(c.meta).get("wh") == "define"]
+        got = _pick(plain, need, rng, taken)
+        allowed = int(DEFINITION_SHARE * planned[t]) - sum(
+            1 for c in chosen[t] if dict(c.meta).get("wh") == "define")
+        return got + _pick(defined, max(0, min(need - len(got), allowed)), rng, taken)
+
     for _ in range(JUDGE_ROUNDS):
-        picked = [(t, c) for t in order_of_types
-                  for c in _pick(list(pools[t].values()), planned[t] - len(chosen[t]), rng, taken)]
+        picked = [(t, c) for t in order_of_types for c in _picks(t)]
         if not picked:
             break
         verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])

@@ -99,6 +99,10 @@ class Question:
     span_years: int | None = None
     """For "For how many years ...?" (a "from 1965 to 2001" span): the years between the two
     dates, computed, never stated; such a question is a reasoning question."""
+    kind: str = ""
+    """For a definition ("What is Crimson Peak?"): the defining noun ("film")."""
+    made_year: int | None = None
+    """For a definition: the one year written before the defining noun ("a 2015 film")."""
     passive: str = ""
     """"was founded", "was born": the passive verb of a dated object question with nothing
     but prepositional phrases after it, so that two such statements about like things can
@@ -471,8 +475,21 @@ def _object_questions(c: _Clause) -> list[Question]:
     return out
 
 
-THING_NOUNS = frozenset("band group album film song company duo trio series show novel book team "
-                        "club single franchise brand label magazine newspaper game".split())
+PERSON_NOUNS = frozenset("""politician actor actress singer businessman businesswoman man woman
+professor member writer author footballer player musician composer director producer journalist
+editor lawyer judge poet artist model president minister officer general leader founder
+entrepreneur scientist king queen prince princess activist economist historian philosopher
+novelist screenwriter comedian rapper drummer guitarist bassist pianist dancer athlete coach
+manager chef physician surgeon engineer architect inventor explorer diplomat senator governor
+mayor bishop priest monk saint soldier pilot astronaut cricketer boxer wrestler swimmer cyclist
+jockey sprinter skier presenter host broadcaster personality illustrator cartoonist
+photographer designer sculptor painter filmmaker playwright lyricist songwriter vocalist
+mathematician physicist chemist biologist psychologist sociologist anthropologist""".split())
+"""Nouns that define a person ("an Indian politician"): "Who is X?" rather than "What"."""
+
+MEDIA_NOUNS = frozenset("film documentary album single song series novel game EP".split())
+"""Kinds of work that a year in their definition dates ("a 2015 American film"): two of a
+kind compare naturally ("Which film came out first: Crimson Peak or White Nights?")."""
 
 DEFINITION = re.compile(r"^(?:Who|What) (?:is|was|are|were) [A-Z]")
 """A definition question: "What is the Oberoi Group?" (three words are enough here)."""
@@ -499,16 +516,29 @@ def _definition(c: _Clause, ent: "Span | None") -> Question | None:
     if not head_part or head_part[0].i != c.root.i + 1 or head_part[0].lower_ not in (
             "a", "an", "the"):
         return None
+    if c.root.text[:1].isupper():
+        return None  # "Jonny Greenwood Is the Controller is an album": a title, misparsed
     subject = _lower_first(c.subject, render(c.subject))
-    # the small model tags bands and albums PERSON: "Who is Fu Manchu?" for a band
-    wh = "Who" if ent.label_ == "PERSON" and attr.lemma_ not in THING_NOUNS else "What"
+    # the small model tags towns and bands PERSON ("Who is Hemel Hempstead?") and people
+    # ORG: "who" only when both the label and the defining noun say person, and nothing
+    # when they disagree (the label, and with it the question word, may be wrong)
+    person = attr.lemma_.lower() in PERSON_NOUNS or bool(re.search(
+        r"(?:ist|ician|ter|ner|ger|ker|ler|der|ver|yer|tor|sor|ant|ent)$", attr.lower_))
+    if (ent.label_ == "PERSON") != person:
+        return None
     whole = _subtree(attr)
-    answer = render(whole if whole is not None and len(whole) <= 12 else head_part)
-    return Question(text=f"{wh} {c.root.lower_} {subject}?", answer=answer,
-                    statement=c.statement, wh="define", role="object", label="",
-                    answer_norm=normalise_entity(answer), topic=subject,
+    # "a hotel company" (the rest, "with its head office in Delhi", is in the ground truth);
+    # a definite head alone says too little ("the capital"), so it keeps its phrase
+    definite = head_part[0].lower_ == "the"
+    answer = render(whole if definite and whole is not None and len(whole) <= 12 else head_part)
+    year = [int(t.text) for t in head_part if re.fullmatch(r"1\d{3}|20\d{2}", t.text)
+            and t.dep_ in ("nummod", "amod", "compound", "npadvmod")]
+    return Question(text=f"{'Who' if person else 'What'} {c.root.lower_} {subject}?",
+                    answer=answer, statement=c.statement, wh="define", role="object",
+                    label="", answer_norm=normalise_entity(answer), topic=subject,
                     topic_norm=normalise_entity(render(c.subject)), topic_label=ent.label_,
-                    declarative=_declarative(c))
+                    declarative=_declarative(c), kind=attr.lemma_.lower(),
+                    made_year=year[0] if len(year) == 1 else None)
 
 
 def _span_years(pp: "Sequence[Token]") -> int | None:

@@ -200,7 +200,8 @@ def vague_answer(answer: str) -> bool:
     words = _words(answer)
     if not words:
         return False
-    if any(w in PRONOUNS or w in ("your", "our", "my", "that") for w in words):
+    if any(w in PRONOUNS or w in ("your", "our", "my", "that", "each", "both", "either")
+           for w in words):
         return True
     named = re.search(r"[A-Z0-9]", answer[1:]) or re.match(r"[A-Z0-9]", answer)
     if words[0] == "the" and len(words) <= 3 and not named:
