@@ -119,6 +119,25 @@ def test_works_of_one_kind_are_compared_by_the_year_that_dates_them():
     assert len(out.records[0].reference_context_ids) == 2
 
 
+def test_each_work_is_compared_once():
+    films = {"a.md": "Crimson Peak is a 2015 American gothic romance film.",
+             "b.md": "White Nights is a 1985 American drama film.",
+             "c.md": "Tyrannosaur is a 2011 British drama film.",
+             "d.md": "Hollywood Ending is a 2002 American comedy film."}
+    documents, chunks = [], []
+    for name, text in films.items():
+        doc = Document.make(text, name, title=name)
+        documents.append(doc)
+        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
+    with pytest.warns(ShortfallWarning, match="multi_context"):
+        out = generate_offline(build_graph(documents, chunks, embed=False), 6,
+                               {"multi_context": 1}, seed=0)
+    # six pairs of four films, but each film's date is tested once: two records
+    named = [re.match(r"Which film came out first: (.+) or (.+)\?$", r.question).groups()
+             for r in out.records]
+    assert len(named) == 2 and len({n for pair in named for n in pair}) == 4
+
+
 def test_derived_questions_compare_only_things_that_belong_together():
     """Years between two events of one subject, and which of two like things came first by
     the same verb; never two unrelated events ("How many years after the Highlanders were

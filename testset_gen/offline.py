@@ -320,9 +320,10 @@ def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
 
 def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
                  limit: int) -> list[_Candidate]:
-    """multi_context comparisons of like things from two chunks ("Which was founded first:
-    X or Y?"): dated statements grouped by verb and by the subject's entity label, pairs
-    of different chunks drawn at random (seeded), at most ``limit``."""
+    """Comparisons of like things ("Which was founded first: X or Y?", "Which film came
+    out first: X or Y?"): dated statements grouped by verb and by the subject's entity
+    label, dated definitions by the kind of work; pairs drawn at random (seeded), at most
+    ``limit``. A pair from two chunks is multi_context, from one chunk reasoning."""
     groups: dict[tuple[str, str], list[tuple[Question, _ChunkQuestions]]] = {}
     for cq in chunks:
         for q in _dated(cq):
@@ -332,18 +333,23 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
             if q.wh == "define" and q.made_year is not None and q.kind in MEDIA_NOUNS:
                 groups.setdefault(("made", q.kind), []).append((q, cq))
     pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
-             for y in members[i + 1:] if x[1].chunk_id != y[1].chunk_id]
+             for y in members[i + 1:]]
     rng.shuffle(pairs)
     out: list[_Candidate] = []
+    across = 0
     for (a, ca), (b, cb) in pairs:
-        if len(out) >= limit:
-            break
-        out += _made_first(a, ca, b, cb) if a.wh == "define" else _derived(
-            "multi_context", a, ca, b, cb)
+        # both in one chunk: derived from one context, a reasoning question (few: all kept)
+        kind = "reasoning" if ca.chunk_id == cb.chunk_id else "multi_context"
+        if kind == "multi_context":
+            if across >= limit:
+                continue
+            across += 1
+        out += _made_first(kind, a, ca, b, cb) if a.wh == "define" else _derived(
+            kind, a, ca, b, cb)
     return out
 
 
-def _made_first(a: Question, ca: _ChunkQuestions, b: Question,
+def _made_first(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
                 cb: _ChunkQuestions) -> list[_Candidate]:
     """"Which film came out first: Crimson Peak or White Nights?" from two definitions that
     date works of one kind ("a 2015 American gothic romance film", "a 1985 American drama
@@ -359,7 +365,7 @@ def _made_first(a: Question, ca: _ChunkQuestions, b: Question,
     question = f"Which {early.kind} came out first: {first} or {second}?"
     question = question[:1] + question[1:].replace(" The ", " the ")
     name = early.topic[:1].upper() + early.topic[1:]
-    return [_Candidate("multi_context", question,
+    return [_Candidate(evolution, question,
                        f"{name} first ({early.made_year}); {late.topic} in {late.made_year}. "
                        f"{early.statement} {late.statement}",
                        tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id))), (
@@ -443,11 +449,15 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
         for k in keys:
             while groups[k]:
                 c = groups[k].pop()
-                # one record per statement: four questions on one sentence test one fact
+                # one record per statement: four questions on one sentence test one fact,
+                # and ten comparisons of five films test the same five dates
                 said = "\x00" + c.ground_truth
-                if c.question in taken or said in taken:
+                meta = dict(c.meta)
+                sources = (["\x01" + s for s in meta.get("source_sentences", ())]
+                           if meta.get("template") == "which_first" else [])
+                if c.question in taken or said in taken or any(s in taken for s in sources):
                     continue
-                taken.update((c.question, said))
+                taken.update((c.question, said, *sources))
                 picked.append(c)
                 break
             if len(picked) == n:
@@ -525,10 +535,12 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             read[cq.chunk_id] = cq
             for c in _simple(cq) + _reasoning(cq):
                 offer(c)
-        if "multi_context" in planned:
+        if "multi_context" in planned or "reasoning" in planned:
             for c in _comparisons(list(read.values()), random.Random(seed + start),
-                                  OVERSUPPLY * planned["multi_context"]):
-                offer(c)
+                                  OVERSUPPLY * planned.get("multi_context", 0)):
+                if c.evolution in planned:
+                    offer(c)
+        if "multi_context" in planned:
             for br in bridges:
                 key = (br.a, br.b, br.entity)
                 if key in bridges_done or br.a not in read or br.b not in read:
