@@ -28,7 +28,8 @@ Reports, it does not assert:
   and BM25-like term overlap (``RelevanceScorer.focus`` alone); mean relevance of the
   relevant and of the negative passages beside the pairwise figure.
 * **RAG development set** (``bench/quality_rag_dev.py``): faithfulness and context recall
-  of paraphrasing answers written for this project, dev and held-out parts apart.
+  of paraphrasing answers written for this project, dev and held-out parts apart, each
+  beside the careful reader's faithfulness of the same answers (labelled per answer).
 * **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
   written after ``ChunkRelevanceScorer`` was set: a passage that answers the question
   against one on the same topic, sharing its terms, that does not): the same figures.

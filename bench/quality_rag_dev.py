@@ -4,20 +4,25 @@
     .venv/bin/python bench/quality_rag_dev.py [--verifier lexical]
 
 Data: ``bench/data/rag_dev.jsonl``, written for this project (see bench/README.md). Each row
-is one question with 2-3 contexts, a ground truth that states what the contexts say in other
-words, a faithful answer (LLM-style: reworded, merged, reordered, summarised) and 3
-unfaithful variants of it labelled by kind (``wrong_number``, ``wrong_entity``, ``negation``,
-``unsupported_addition``, ``partial``). Rows have ``split``: ``dev`` (seen while the verifier
-was built) or ``heldout`` (written after its thresholds were set, never used to change them);
-the two are reported apart.
+is one question with 2-4 contexts (retriever-like chunks; some on the topic without the
+answer, some answers spread over two chunks), a ground truth that states what the contexts
+say in other words, a faithful answer (LLM-style: reworded, merged, reordered, summarised)
+and 3 unfaithful variants of it labelled by kind (``KINDS`` below). Every answer carries the
+faithfulness a careful reader gives it, supported claims / all claims against the contexts:
+``answer_expected`` on the faithful answer (1.0 but for one row), ``expected`` on each
+variant (0.0 when every claim is wrong, 0.5 for one wrong claim of two, ...). Rows have
+``split``: ``dev`` (seen while the verifier was built) or ``heldout`` (written after its
+thresholds were set, never used to change them); the two are reported apart.
+``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
 
 * mean faithfulness of the faithful answers and of the unfaithful variants (absolute
   means), the share of (faithful, variant) pairs where the faithful answer scores higher
-  (ties half), and the mean of each variant kind. Note: a variant keeps the correct parts
-  of its answer, so a careful reader's faithfulness for a two-claim variant with one error
-  is 0.5, not 0;
+  (ties half), and the mean of each variant kind, each beside the careful reader's mean of
+  the same samples (``answer_expected`` / ``expected``): a variant keeps the correct parts
+  of its answer, so the careful reader's unfaithful mean is above 0, and the local judge's
+  distance from it (mean absolute difference per sample) is printed too;
 * mean context recall of the ground truths (every ground truth is stated by the contexts,
   so a careful reader gives 1.0);
 * baselines beside them: answer length (shorter = more faithful) and MiniLM cosine between
@@ -45,8 +50,98 @@ sys.path.insert(0, str(HERE.parent / "src"))
 DATA = HERE / "data" / "rag_dev.jsonl"
 
 
+KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
+         "unsupported_addition", "partial")
+SPLITS = ("dev", "heldout")
+
+
+class RagDevDataError(ValueError):
+    """The RAG dev set has rows the benchmark cannot score; the message lists every problem
+    as ``file line N (id X): field: what is wrong``, so one run shows them all."""
+
+
+def _is_fraction(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and 0.0 <= x <= 1.0
+
+
+def _is_text(x: object) -> bool:
+    return isinstance(x, str) and bool(x.strip())
+
+
+def row_problems(row: object) -> list[str]:
+    """What is wrong with one row, as ``field: problem`` strings (empty when the row is good).
+
+    A row needs: ``id``; ``split`` in SPLITS; ``question``, ``ground_truth``, ``answer`` as
+    non-empty text; ``contexts``: 2-4 non-empty texts; ``answer_expected`` in [0, 1];
+    ``variants``: exactly 3, each with ``kind`` in KINDS, non-empty ``answer`` and
+    ``expected`` in [0, 1]."""
+    if not isinstance(row, dict):
+        return [f"row: expected a JSON object, got {type(row).__name__}"]
+    out = []
+    if not _is_text(row.get("id")):
+        out.append("id: missing or empty")
+    if row.get("split") not in SPLITS:
+        out.append(f"split: {row.get('split')!r} is not one of {', '.join(SPLITS)}")
+    for field in ("question", "ground_truth", "answer"):
+        if not _is_text(row.get(field)):
+            out.append(f"{field}: missing or empty")
+    contexts = row.get("contexts")
+    if not isinstance(contexts, list) or not 2 <= len(contexts) <= 4:
+        n = len(contexts) if isinstance(contexts, list) else "no list"
+        out.append(f"contexts: need 2-4 chunks, got {n}")
+    else:
+        out += [f"contexts[{i}]: missing or empty" for i, c in enumerate(contexts)
+                if not _is_text(c)]
+    if not _is_fraction(row.get("answer_expected")):
+        out.append(f"answer_expected: {row.get('answer_expected')!r} is not a number in [0, 1]")
+    variants = row.get("variants")
+    if not isinstance(variants, list) or len(variants) != 3:
+        n = len(variants) if isinstance(variants, list) else "no list"
+        out.append(f"variants: need 3, got {n}")
+        variants = variants if isinstance(variants, list) else []
+    for i, v in enumerate(variants):
+        if not isinstance(v, dict):
+            out.append(f"variants[{i}]: expected an object")
+            continue
+        if v.get("kind") not in KINDS:
+            out.append(f"variants[{i}].kind: {v.get('kind')!r} is not one of {', '.join(KINDS)}")
+        if not _is_text(v.get("answer")):
+            out.append(f"variants[{i}].answer: missing or empty")
+        if not _is_fraction(v.get("expected")):
+            out.append(f"variants[{i}].expected: {v.get('expected')!r} is not a number in [0, 1]")
+    return out
+
+
 def load(path: Path = DATA) -> list[dict]:
-    return [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+    """The rows of ``path``, validated; raises RagDevDataError naming every bad line, row id
+    and field (a benchmark figure over a silently shortened set would not be comparable)."""
+    rows, problems, seen = [], [], {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.append(f"{path.name} line {n}: not valid JSON ({e.msg})")
+            continue
+        rid = row.get("id") if isinstance(row, dict) else None
+        where = f"{path.name} line {n} (id {rid})"
+        problems += [f"{where}: {p}" for p in row_problems(row)]
+        if isinstance(rid, str) and rid in seen:
+            problems.append(f"{where}: id: duplicate of line {seen[rid]}")
+        elif isinstance(rid, str):
+            seen[rid] = n
+        rows.append(row)
+    if problems:
+        raise RagDevDataError(f"{len(problems)} problem(s) in {path}:\n  " + "\n  ".join(problems))
+    return rows
+
+
+def counts(rows: list[dict]) -> dict:
+    """Questions per split and variants per kind, for the README and ``--check``."""
+    return {"questions": {s: sum(r["split"] == s for r in rows) for s in SPLITS},
+            "variants": {k: sum(v["kind"] == k for r in rows for v in r["variants"])
+                         for k in KINDS}}
 
 
 def pairwise(pairs: Sequence[tuple[float, float]]) -> float:
@@ -54,17 +149,20 @@ def pairwise(pairs: Sequence[tuple[float, float]]) -> float:
     return float(np.mean([1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs]))
 
 
-def _samples(rows: list[dict]) -> tuple[list[dict], list[tuple[str, str]]]:
-    samples, meta = [], []
+def _samples(rows: list[dict]) -> tuple[list[dict], list[tuple[str, str]], list[float]]:
+    """One sample per answer, its (row id, kind) and the careful reader's faithfulness."""
+    samples, meta, careful = [], [], []
     for r in rows:
         base = {"question": r["question"], "contexts": r["contexts"],
                 "ground_truth": r["ground_truth"]}
         samples.append({**base, "answer": r["answer"]})
         meta.append((r["id"], "faithful"))
+        careful.append(float(r["answer_expected"]))
         for v in r["variants"]:
             samples.append({**base, "answer": v["answer"]})
             meta.append((r["id"], v["kind"]))
-    return samples, meta
+            careful.append(float(v["expected"]))
+    return samples, meta, careful
 
 
 def _split_report(rows: list[dict], verifier: str, band: tuple[float, float]) -> dict:
@@ -72,7 +170,8 @@ def _split_report(rows: list[dict], verifier: str, band: tuple[float, float]) ->
     from ragmeter.judges.local import LocalJudge
     from ragmeter.local.verifier import default_encoder
 
-    samples, meta = _samples(rows)
+    samples, meta, careful = _samples(rows)
+    careful_arr = np.array(careful)
     judge = LocalJudge(verifier=verifier)
     t0 = time.perf_counter()
     result = evaluate(samples, ["faithfulness", "context_recall"], judge=judge, cache=False,
@@ -114,6 +213,15 @@ def _split_report(rows: list[dict], verifier: str, band: tuple[float, float]) ->
         "pairwise": pairwise(pairs_of(faith0)),
         "by_kind": {k: float(np.mean([f for f, (_, kk) in zip(faith0, meta) if kk == k]))
                     for k in kinds},
+        "kind_counts": {k: sum(kk == k for _, kk in meta) for k in kinds},
+        "careful_faithful_mean": float(careful_arr[is_faithful].mean()),
+        "careful_unfaithful_mean": float(careful_arr[~is_faithful].mean()),
+        "careful_pairwise": pairwise(pairs_of(careful)),
+        "careful_by_kind": {k: float(np.mean([c for c, (_, kk) in zip(careful, meta) if kk == k]))
+                            for k in kinds},
+        # how far the local judge is from the careful reader, sample by sample
+        "abs_diff_faithful": float(np.abs(np.array(faith0) - careful_arr)[is_faithful].mean()),
+        "abs_diff_unfaithful": float(np.abs(np.array(faith0) - careful_arr)[~is_faithful].mean()),
         "context_recall_mean": float(np.mean([r for r, f in zip(recall, is_faithful)
                                               if f and r is not None])),
         "context_recall_errors": int(sum(r is None for r, f in zip(recall, is_faithful) if f)),
@@ -153,20 +261,26 @@ def print_rag_dev(r: dict) -> None:
                  else "held-out part (written after the thresholds were set)")
         print(f"\nRAG dev set, {title}: {s['items']} questions, {s['samples']} samples "
               f"(verifier {r['verifier']}, judge local, {s['seconds']:.1f} s)")
-        print(f"{'measure':62} {'local judge':>11} {'cosine':>7} {'length':>7} {'target':>7}")
+        print(f"{'measure':62} {'local judge':>11} {'careful reader':>14} {'cosine':>7} "
+              f"{'length':>7} {'target':>7}")
         print(f"{'faithfulness, mean of the faithful answers':62} {s['faithful_mean']:>11.3f} "
-              f"{s['baseline_cosine_faithful_mean']:>7.3f} {'':>7} {'>=0.85':>7}")
+              f"{s['careful_faithful_mean']:>14.3f} {s['baseline_cosine_faithful_mean']:>7.3f} "
+              f"{'':>7} {'>=0.85':>7}")
         print(f"{'faithfulness, mean of the unfaithful variants':62} "
-              f"{s['unfaithful_mean']:>11.3f} {s['baseline_cosine_unfaithful_mean']:>7.3f} "
-              f"{'':>7} {'<=0.25':>7}")
+              f"{s['unfaithful_mean']:>11.3f} {s['careful_unfaithful_mean']:>14.3f} "
+              f"{s['baseline_cosine_unfaithful_mean']:>7.3f} {'':>7} {'<=0.25':>7}")
         print(f"{'pairwise: faithful answer above its variant (ties half)':62} "
-              f"{s['pairwise']:>11.3f} {s['baseline_cosine_pairwise']:>7.3f} "
-              f"{s['baseline_length_pairwise']:>7.3f} {'>=0.95':>7}")
+              f"{s['pairwise']:>11.3f} {s['careful_pairwise']:>14.3f} "
+              f"{s['baseline_cosine_pairwise']:>7.3f} {s['baseline_length_pairwise']:>7.3f} "
+              f"{'>=0.95':>7}")
         print(f"{'context recall of the ground truths (all stated)':62} "
-              f"{s['context_recall_mean']:>11.3f} {s['baseline_cosine_truth_mean']:>7.3f} "
-              f"{'':>7} {'>=0.8':>7}")
-        print("faithfulness by variant kind: " + "; ".join(
-            f"{k} {v:.3f}" for k, v in s["by_kind"].items()))
+              f"{s['context_recall_mean']:>11.3f} {1.0:>14.3f} "
+              f"{s['baseline_cosine_truth_mean']:>7.3f} {'':>7} {'>=0.8':>7}")
+        print(f"local judge vs careful reader, mean |difference| per sample: faithful answers "
+              f"{s['abs_diff_faithful']:.3f}, unfaithful variants {s['abs_diff_unfaithful']:.3f}")
+        print("faithfulness by variant kind (local judge / careful reader, n): " + "; ".join(
+            f"{k} {v:.3f} / {s['careful_by_kind'][k]:.3f} ({s['kind_counts'][k]})"
+            for k, v in s["by_kind"].items()))
         lo, hi = s["band"]
         print(f"cascade band ({lo:g}, {hi:g}): {s['claims_in_band']:.1%} of {s['claims']} claim "
               f"verdicts escalated; {s['samples_without_llm_call']:.1%} of samples need no LLM "
@@ -179,7 +293,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--verifier", default="alignment",
                         help="'alignment' (semantic, default), 'lexical', or 'nli:NAME_OR_PATH'")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--check", action="store_true",
+                        help="only validate the data file and print its counts (no models)")
     args = parser.parse_args(argv)
+    if args.check:
+        try:
+            rows = load(args.data)
+        except RagDevDataError as e:
+            print(e, file=sys.stderr)
+            return 1
+        c = counts(rows)
+        print(f"{args.data}: {len(rows)} rows valid; questions " + ", ".join(
+            f"{k} {v}" for k, v in c["questions"].items()) + "; variants " + ", ".join(
+            f"{k} {v}" for k, v in c["variants"].items()))
+        return 0
     out = rag_dev(args.data, args.verifier)
     print_rag_dev(out)
     if args.json:

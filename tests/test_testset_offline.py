@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from testset_corpus import corpus
-from testset_gen.dependency_parser import parse
+from ragmeter.local.syntax import parse
 from testset_gen.distribution import plan_counts
 from testset_gen.document import Chunk, Document
 from testset_gen.graph import KnowledgeGraph, build_graph

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from ragmeter.local.nlp import VALUE_LABELS, normalise_entity, normalise_text, word_weight
 
-from testset_gen.dependency_parser import parse
+from ragmeter.local.syntax import parse
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span, Token

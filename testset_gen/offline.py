@@ -45,7 +45,7 @@ from typing import Any, Mapping, Sequence
 
 from ragmeter.local.nlp import normalise_entity, normalise_text
 
-from testset_gen.dependency_parser import parse
+from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph

@@ -609,7 +609,7 @@ def _object_gap(q: Question) -> bool:
     produces now and then."""
     if q.role != "object" or q.wh not in ("what", "who"):
         return True
-    from testset_gen.dependency_parser import parse
+    from ragmeter.local.syntax import parse
 
     doc = parse([q.text])[0]
     root = next(iter(doc.sents)).root

@@ -177,7 +177,7 @@ def two_clauses(question: str, statement: str) -> bool:
     the rock and the remains of an ancient chapel survive?"): the statement has a second
     verb with a subject of its own, joined by "and", and the question kept that verb.
     Parsed on the statement: the question's word order misleads the small parser."""
-    from testset_gen.dependency_parser import parse
+    from ragmeter.local.syntax import parse
 
     qwords = set(_words(question))
     parts = re.split(r",\s+(?:and|but|while|whilst)\s+", statement, maxsplit=1)

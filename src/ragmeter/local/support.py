@@ -129,7 +129,10 @@ class SemanticMatch:
     in the same or adjacent candidate sentences; ``contrast``: 1 when some claim word's
     counterpart is its antonym; ``similarity``: cosine of the claim with its closest
     candidate sentence (whole-text embeddings); ``missing``: the claim words with no
-    counterpart (credit below one half), for reasons.
+    counterpart (credit below one half), for reasons; ``weakest``: the lowest credit of a
+    content word of the claim (one invented detail in an otherwise faithful claim shows
+    here, where the rarity-weighted mean dilutes it); ``together``: neighbouring claim words
+    whose counterparts stand close in one sentence (``_together``).
     """
 
     coverage: float
@@ -137,6 +140,8 @@ class SemanticMatch:
     contrast: float
     similarity: float
     missing: tuple[str, ...] = ()
+    weakest: float = 1.0
+    together: float = 1.0
 
 
 def credit(cosine: float) -> float:
@@ -190,39 +195,42 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
     words: list[str] = []
     rows: list[np.ndarray] = []
     where: list[int] = []
+    spot: list[tuple[int, int]] = []  # (sentence position, content-word index in it)
     similarity = 0.0
     for text, position in zip(job.sentences, job.positions):
         sentence = encoded[text]
         similarity = max(similarity, float(sentence.pooled @ claim.pooled))
-        for i in content_positions(sentence.words):
+        for n, i in enumerate(content_positions(sentence.words)):
             words.append(sentence.words[i])
             rows.append(sentence.vectors[i].astype(np.float32))
             where.append(position)
+            spot.append((position, n))
     mine = claim.vectors[own].astype(np.float32)
     sims = (mine @ np.vstack(rows).T) if rows else np.zeros((len(own), 0))
-    claim_words = set(claim.words)
     credits: list[float] = []
     located: list[set[int]] = []
-    contrast = 0.0
+    spots: list[set[tuple[int, int]]] = []
     for k, i in enumerate(own):
         word = claim.words[i]
         spelled = [n for n, w in enumerate(words) if _spelled_alike(word, w)]
         if spelled:
             credits.append(1.0)
             located.append({where[n] for n in spelled})
+            spots.append({spot[n] for n in spelled})
             continue
         if sims.shape[1] == 0:
             credits.append(1.0 if word in job.vocabulary else 0.0)
             located.append(set())
+            spots.append(set())
             continue
         best = int(np.argmax(sims[k]))
-        if any((stem(word), stem(w)) in ANTONYMS for w in words if w not in claim_words):
-            contrast = 1.0  # the evidence says the opposite word, and not this one
         c = credit(float(sims[k, best]))
         if word in job.vocabulary or stem(word) in job.vocabulary:
             c = max(c, 0.5)  # stated elsewhere in the premise, as the lexical verifier credits
         credits.append(c)
-        located.append({where[n] for n in np.flatnonzero(sims[k] >= max(LOW, sims[k, best] - 0.05))})
+        near = np.flatnonzero(sims[k] >= max(LOW, sims[k, best] - 0.05))
+        located.append({where[n] for n in near})
+        spots.append({spot[n] for n in near})
     # squared rarity: a missing "looks" or "takes" (common verbs a paraphrase swaps freely)
     # weighs a third of a missing "firmware" or "frost"
     weights = [nlp.word_weight(claim.words[i]) ** 2 for i in own]
@@ -238,6 +246,50 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
         if any(abs(x - y) <= 1 for x in located[a] for y in located[a + 1]):
             pair_found += weight
     pairs = pair_found / pair_total if pair_total else 1.0
+    together = _together(credits, weights, spots)
     missing = tuple(claim.words[i] for i, c in zip(own, credits) if c < 0.5)
+    evidence = [encoded[text].words for text in job.sentences]
+    contrast = 1.0 if opposed(claim.words, evidence) else 0.0
     return SemanticMatch(coverage=coverage, pairs=pairs, contrast=contrast,
-                         similarity=similarity, missing=missing)
+                         similarity=similarity, missing=missing, weakest=min(credits),
+                         together=together)
+
+
+TOGETHER_WINDOW = 6
+"""Content words apart, at most, for two counterparts to count as stated together."""
+
+
+def _together(credits: Sequence[float], weights: Sequence[float],
+              spots: Sequence[set[tuple[int, int]]]) -> float:
+    """Rarity-weighted share of the claim's neighbouring content-word pairs (both found)
+    whose counterparts lie in ONE evidence sentence, at most ``TOGETHER_WINDOW`` content
+    words apart.
+
+    Stricter than ``pairs`` (same or adjacent sentence) on purpose: a wrong entity taken
+    from elsewhere in the passage ("Howard Florey noticed the mould", where Florey only
+    developed the drug two sentences later) or a swapped role finds every word, each in
+    its own sentence; what it cannot find is the words side by side.
+    """
+    total = found = 0.0
+    for a in range(len(credits) - 1):
+        if min(credits[a], credits[a + 1]) < 0.5:
+            continue
+        weight = max(weights[a], weights[a + 1])
+        total += weight
+        if any(x[0] == y[0] and abs(x[1] - y[1]) <= TOGETHER_WINDOW
+               for x in spots[a] for y in spots[a + 1]):
+            found += weight
+    return found / total if total else 1.0
+
+
+def opposed(claim: Sequence[str], evidence: Sequence[Sequence[str]]) -> bool:
+    """Whether the evidence says the opposite of a claim word, and never the word itself:
+    "keep" in the claim, "stop" and no "keep" in the evidence.
+
+    Over all words, stopwords included: most antonym pairs are stopwords to spaCy ("keep",
+    "more"/"less", "first"/"last", "before"/"after", "always"/"never", "all"/"none"), so a
+    check over content words only never saw them.
+    """
+    said = {stem(w) for sentence in evidence for w in sentence}
+    own = {stem(w) for w in claim}
+    return any((mine, other) in ANTONYMS for mine in own - said for other in said - own)

@@ -29,6 +29,9 @@ from ragmeter.local import caches, nlp
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
 from ragmeter.local.support import Candidates, SemanticMatch, SemanticMatcher
+from ragmeter.local import syntax
+from ragmeter.local.roles import frames, role_agreement
+from ragmeter.local.support_head import SupportHead, default_head, features
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -224,6 +227,9 @@ class Alignment:
     way round (``_negation_agrees``), else 1.
     ``similarity``: MiniLM cosine between the claim and its evidence sentence, or ``None``
     when the verifier runs without embeddings.
+    ``semantic``: the reading by meaning (``support.SemanticMatch``), when it was made.
+    ``roles``: who did what to whom, against the premise (``roles.role_agreement``): 1
+    agrees, 0 conflicts (swapped roles, another name in the role), 0.5 unknown or not read.
     """
 
     coverage: float
@@ -233,6 +239,7 @@ class Alignment:
     negation: float
     similarity: float | None = None
     semantic: SemanticMatch | None = None
+    roles: float = 0.5
 
     TRUST_FROM: ClassVar[float] = 0.45
 
@@ -360,11 +367,14 @@ class AlignmentVerifier:
     paraphrase to be likely; it is not read by meaning (which costs an encoder pass)."""
 
     def __init__(self, embeddings: bool = False, encoder: SentenceEncoder | None = None,
-                 semantic: bool = True, matcher: SemanticMatcher | None = None) -> None:
+                 semantic: bool = True, matcher: SemanticMatcher | None = None,
+                 head: SupportHead | None = None, learned: bool = True) -> None:
         self.embeddings = embeddings
         self._encoder = encoder
         self.semantic = semantic
         self.matcher = matcher or SemanticMatcher()
+        # the head was trained on the meaning reading's signals: without it, the hand formula
+        self.head = (head or default_head()) if (semantic and learned) else None
         if not semantic:
             self.name = "lexical"
 
@@ -377,8 +387,15 @@ class AlignmentVerifier:
     def support(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
         return [self.probability(a) for a in self.align(pairs)]
 
+    def probability(self, a: Alignment) -> float:
+        """Support for one alignment: the learned head (``support_head``) when this verifier
+        has one, else the hand-set formula of the class docstring."""
+        if self.head is not None:
+            return self.head.probability(features(a))
+        return self.hand_probability(a)
+
     @classmethod
-    def probability(cls, a: Alignment) -> float:
+    def hand_probability(cls, a: Alignment) -> float:
         """The logistic combination of the class docstring."""
         z = (cls.Z_ALIGNED - cls.W_COVERAGE * (1 - a.meaning_coverage)
              - cls.W_PAIRS * (1 - a.meaning_pairs)
@@ -430,6 +447,43 @@ class AlignmentVerifier:
             out.append(_align(prepared[premise], analyses[claim], sims))
         if self.semantic:
             out = self._read_by_meaning(pairs, prepared, analyses, out)
+        if self.head is not None:
+            out = self._read_roles(pairs, prepared, out)
+        return out
+
+    def _read_roles(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
+                    lexical: list[Alignment]) -> list[Alignment]:
+        """Adds the role check (``roles``) to the pairs that share enough with their premise.
+
+        Only the learned head reads it (the hand formula predates it). The parser runs on
+        the claims and on the premise sentences that share a content word with one of them
+        (the others hold no frame a claim could agree or conflict with), each text once
+        (``syntax.parse`` caches).
+        """
+        todo = [n for n, a in enumerate(lexical) if a.coverage >= self.MIN_COVERAGE]
+        if not todo:
+            return lexical
+        claims = list(dict.fromkeys(pairs[n][1] for n in todo))
+        claim_frames = dict(zip(claims, map(frames, syntax.parse(claims))))
+        wanted: dict[str, list[str]] = {}
+        for n in todo:
+            premise, claim = pairs[n]
+            words = {w for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
+                     for w in arg.words}
+            if not words:
+                continue
+            sentences = wanted.setdefault(premise, [])
+            for sentence in prepared[premise].sentences:
+                if sentence.text not in sentences and words & set(sentence.words):
+                    sentences.append(sentence.text)
+        texts = list(dict.fromkeys(t for ts in wanted.values() for t in ts))
+        sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts))))
+        out = list(lexical)
+        for n in todo:
+            premise, claim = pairs[n]
+            if claim_frames[claim] and premise in wanted:
+                found = [f for t in wanted[premise] for f in sentence_frames[t]]
+                out[n] = replace(out[n], roles=role_agreement(claim_frames[claim], found))
         return out
 
     def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
@@ -443,8 +497,9 @@ class AlignmentVerifier:
         """
         jobs: list[tuple[int, Candidates]] = []
         for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
-            if ((a.coverage >= 0.999 and a.pairs >= 0.999) or a.values < 1 or a.negation < 1
-                    or a.entities < 0.999 or a.coverage < self.MIN_COVERAGE):
+            if a.coverage < self.MIN_COVERAGE or (self.head is None and (
+                    (a.coverage >= 0.999 and a.pairs >= 0.999) or a.values < 1
+                    or a.negation < 1 or a.entities < 0.999)):
                 continue
             p = prepared[premise]
             ranked = _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]

@@ -1,14 +1,15 @@
-"""spaCy with the dependency parser, for the generator: noun chunks and question syntax.
+"""spaCy with the dependency parser: roles in claims and premises, noun chunks and question
+syntax for the generator.
 
-Why a second pipeline next to ``ragmeter.local.nlp.load_nlp``: the judges' pipeline leaves
-the parser out (it is the slowest pipe and no judgement needs it), but the generator needs
-it twice: keyphrases are noun chunks (``Doc.noun_chunks`` is built from the parse), and
-turning a statement into a question means finding its subject, verb, auxiliaries and
-objects. Same model package, loaded with every pipe; about 1 s more at start-up and one
-more copy of the small model in memory, paid only by the generator.
+Why a second pipeline next to ``nlp.load_nlp``: most judgements need only sentences, tags
+and entities, and the parser is the slowest pipe, so the shared pipeline leaves it out. Two
+readers need syntax: the claim verifier's role check (``roles``: who did what to whom) and
+the test-set generator (keyphrases are noun chunks; a statement becomes a question through
+its subject, verb and objects). Same model package, loaded with every pipe; about 1 s more
+at start-up and one more copy of the small model in memory, paid only when syntax is read.
 
-Parses are cached by text (least recently used dropped): the graph builder and the offline
-generator read the same chunks.
+Parses are cached by text (least recently used dropped): the verifier reads the same
+premise sentences for every claim of a sample, the generator the same chunks twice.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ _GLUED = re.compile(r"(?<=[a-z0-9)\]\"'])\.(?=[A-Z][a-z])")
 def load_parser() -> "Language":
     """The process-wide English pipeline with its dependency parser (loaded on first use).
 
-    Tries the pipelines of ``ragmeter.local.nlp.MODEL_NAMES`` in order; raises
+    Tries the pipelines of ``nlp.MODEL_NAMES`` in order; raises
     ``LocalModelUnavailable`` naming the pip package when none loads.
     """
     global _PARSER
@@ -47,7 +48,7 @@ def load_parser() -> "Language":
     with _PARSER_LOCK:
         if _PARSER is not None:
             return _PARSER
-        spacy = require("local", "spacy", "the offline generator")
+        spacy = require("local", "spacy", "the local judge and the offline generator")
         errors: list[str] = []
         for name in MODEL_NAMES:
             try:
