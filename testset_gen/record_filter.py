@@ -127,7 +127,7 @@ def subordinate_clause(question: str) -> bool:
     """A second clause with a subject of its own inside the question ("By whom will the
     2018 IIHF World Championship be hosted as the IIHF announced on 23 May 2014?"). A
     relative clause is fine ("the person who discovered polonium")."""
-    from testset_gen.dependency_parser import parse
+    from ragmeter.local.syntax import parse
 
     doc = parse([question])[0]
     return any(t.dep_ in ("advcl", "ccomp", "conj") and t.pos_ in ("VERB", "AUX")
@@ -139,7 +139,7 @@ def subordinate_clause(question: str) -> bool:
 def one_word_person(question: str) -> bool:
     """A person named by one word, not next to another capitalised word: a surname
     ("...shortly after Burns?")."""
-    from testset_gen.dependency_parser import parse
+    from ragmeter.local.syntax import parse
 
     doc = parse([question])[0]
     for ent in doc.ents:
