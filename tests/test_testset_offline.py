@@ -143,7 +143,8 @@ def test_derived_questions_compare_only_things_that_belong_together():
     the same verb; never two unrelated events ("How many years after the Highlanders were
     renamed the Yankees was Vladimir Lagunov born?")."""
     paragraphs = {
-        "a.md": "Hotcourses Ltd was founded in London in 1996. Hotcourses Ltd was sold in 2017.",
+        "a.md": "Hotcourses Ltd was founded in London in 1996. Hotcourses Ltd moved to Fulham in "
+                "2005. Hotcourses Ltd was sold in 2017.",
         "b.md": "The Oberoi Group was founded in Delhi in 1934.",
         "c.md": "The Highlanders were renamed the Yankees in 1913.",
         "d.md": "Vladimir Lagunov was born in Moscow in 1942.",
@@ -166,8 +167,9 @@ def test_derived_questions_compare_only_things_that_belong_together():
     assert compared.ground_truth.startswith("The Oberoi Group first (1934); Hotcourses Ltd in 1996.")
     duration = asked["For how many years did John Smith serve as governor of Texas?"]
     assert duration.evolution_type == "reasoning" and duration.ground_truth.startswith("5 years. ")
-    assert asked["How many years after Hotcourses Ltd was founded in London was Hotcourses Ltd "
-                 "sold?"].ground_truth.startswith("21 years. ")
+    # each statement serves one derived question: "founded in 1996" went to the comparison
+    assert asked["How many years after Hotcourses Ltd moved to Fulham was Hotcourses Ltd "
+                 "sold?"].ground_truth.startswith("12 years. ")
     for q in asked:
         assert not ("Highlanders" in q and ("Lagunov" in q or "Oberoi" in q or "Smith" in q)), q
         assert "happened first" not in q

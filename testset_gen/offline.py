@@ -418,7 +418,7 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                     ("answer", q.answer), ("bridge_entity", entity), ("template", template),
                     ("source_sentences", [_source_sentence(q.statement, asker.sentences),
                                           _source_sentence(t.statement, teller.sentences)])),
-                    subject=_subject_of(t)))
+                    subject=_subject_of(t), subject_label=t.label))
     for x in _dated(a):
         for y in _dated(b):
             for c in _derived("multi_context", x, a, y, b):
@@ -450,11 +450,12 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
             while groups[k]:
                 c = groups[k].pop()
                 # one record per statement: four questions on one sentence test one fact,
-                # and ten comparisons of five films test the same five dates
+                # and ten comparisons of five films test the same five dates (a statement
+                # serves one derived question: "born in 1867" was in 3 of 5 before)
                 said = "\x00" + c.ground_truth
                 meta = dict(c.meta)
                 sources = (["\x01" + s for s in meta.get("source_sentences", ())]
-                           if meta.get("template") == "which_first" else [])
+                           if meta.get("template") in ("which_first", "years_between") else [])
                 if c.question in taken or said in taken or any(s in taken for s in sources):
                     continue
                 taken.update((c.question, said, *sources))
