@@ -7,16 +7,25 @@ same records, byte for byte.
 How each evolution is made without an LLM, and how far it goes:
 
 * **simple**: one statement, one question ("When was the Eiffel Tower completed?"); the
-  ground truth is the statement.
-* **reasoning**: two dated statements of one chunk, and an answer computed from them, never
-  stated: the years between them ("How many years after Marie Curie was born in Warsaw did
-  Marie Curie move to Paris?"; ground truth "24 years. ...") or which came first ("Which
-  happened first: ...?"). The filter recomputes the figure from the source sentences.
-* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``). The
-  entity is described by what one chunk says of it and asked about with what the other
-  says ("Where was the person who discovered polonium born?"), or a dated statement of each
-  chunk is compared as above. Never two unrelated questions joined by "and". Reference
-  contexts: both chunks; ground truth: both statements.
+  ground truth is the statement. A named subject defined by a copula is asked what (or
+  who) it is ("What is the Oberoi Group?"), but definitions fill at most
+  ``DEFINITION_SHARE`` of the simple records: encyclopaedic text opens every passage with
+  one.
+* **reasoning**: an answer computed from one chunk, never stated: the length of a span
+  ("For how many years did John Smith serve as governor of Texas?" from "from 1990 to
+  1995"), the years between two dated statements about ONE subject ("How many years after
+  Marie Curie was born in Warsaw did Marie Curie move to Paris?"; ground truth "24 years.
+  ..."), or which of two like things of the chunk came first (below). The filter
+  recomputes the figure from the source sentences.
+* **multi_context**: two chunks. Either they name the same entity
+  (``KnowledgeGraph.bridges``) and the entity is described by what one chunk says of it
+  and asked about with what the other says ("Who was born in the capital of Poland in
+  1867?"), or each dates a thing of the same kind by the same verb, and the question asks
+  which came first ("Which was founded first: X or Y?", "Which film came out first:
+  Crimson Peak or White Nights?"). Two unrelated events are never compared ("Which
+  happened first: Lagunov was born or the Highlanders were renamed?" was rated
+  contrived), a statement serves one derived question, and no two questions are joined
+  by "and". Reference contexts: both chunks; ground truth: both statements.
 * **conditional**: not written (a premise made by rules narrows nothing); asked-for
   conditional records are a reported shortfall.
 
