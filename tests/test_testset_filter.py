@@ -137,6 +137,21 @@ def _reasons(question: str, answer: str, sentence: str, context: str | None = No
     ("Which organisation is the public name for Hotcourses Ltd?", "The Hotcourses Group",
      "The Hotcourses Group is the public name for Hotcourses Ltd.", None, None, "",
      "answer_in_question"),
+    # the third rating's misses
+    ("By whom were the 25th TCA Awards presented?", "the Television Critics Association",
+     "The 25th TCA Awards were presented by the Television Critics Association.", None, None,
+     "", "answer_in_question"),
+    ("What rises near Tazewell, Virginia?", "The Clinch River",
+     "The Clinch River rises near Tazewell, Virginia.", None, None, "", "ambiguous"),
+    ("What has Cliff Richard sold worldwide?", "more than 250 million records",
+     "Cliff Richard has sold more than 250 million records worldwide.", None, None, "",
+     "ambiguous"),
+    ("Where did Chelsea Handler host the ceremony on August 1?", "the Huntington Hotel",
+     "Chelsea Handler hosted the ceremony on August 1 at the Huntington Hotel.", None, None, "",
+     "unresolved_reference"),
+    ("Who held off Levi Leipheimer to take the victory for the second year in a row?",
+     "Jens Voigt", "For the second year in a row Jens Voigt held off Levi Leipheimer to take "
+     "the victory.", None, None, "", "unresolved_reference"),
     ("What did Imperial Japan leave?", "a troubled legacy",
      "Bose tried to rid India of British rule with the help of Nazi Germany and Imperial Japan "
      "left a troubled legacy.", None, "Imperial Japan left a troubled legacy.", "",

@@ -186,6 +186,9 @@ def test_derived_questions_compare_only_things_that_belong_together():
     "Too Many Requests tells a client to slow down.",  # "What does it tell to slow down?"
     # an object moved behind a phrase: "What does Macau elect on national level?"
     "Macau elects on national level a legislature.",
+    # a qualifier after the counted noun: "How many races did Rodger Ward win?" (18 is the
+    # races driving Watson cars, not all of them)
+    "Rodger Ward won 18 races driving Watson cars.",
     # half of a relation: "What did the 2011 Census list as 26,121?"
     "The 2011 Census listed Richmond's population as 26,121.",
     # an apposition in front, read as a time: "When was the pageant held at the Miss Perú 2010?"

@@ -437,6 +437,9 @@ def _object_questions(c: _Clause) -> list[Question]:
                 rest = [t for t in obj if t.i <= ch.i and not (ent.start <= t.i < ent.end)
                         and t.dep_ not in ("det",) and not (t.dep_ in ("advmod", "quantmod")
                                                             and t.head.ent_type_ == "CARDINAL")]
+                if any(t.dep_ in ("acl", "relcl", "prep") and t.left_edge.i == ch.i + 1
+                       for t in ch.children):
+                    continue  # "won 18 races driving Watson cars": 18 is not all his races
                 if rest and rest[0].i > nums[0].i:
                     noun = render(rest)
                     if rest[0].pos_ != "PROPN":

@@ -58,6 +58,7 @@ method document text passage section chapter table figure event festival competi
 tournament race programme program product device system model station league development
 district constituency season
 application app code package module user client server request response process
+ceremony race victory
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
@@ -113,7 +114,7 @@ def unresolved_reference(question: str) -> bool:
         if noun.rstrip("s") in GENERIC_NOUNS or noun in GENERIC_NOUNS:
             return True
     if re.search(r"\b(?:also|too|again|another|as well|the same|the other|later on|meanwhile|"
-                 r"instead|afterwards)\b", question.lower()):
+                 r"instead|afterwards|in a row)\b", question.lower()):
         return True  # "What did Gustave Eiffel also design?": points back at another fact
     return bool(re.search(r"\b(?:today|here|there|above|below|following|latter|former)\b",
                           question.lower()))
@@ -221,6 +222,11 @@ def answer_in_question(question: str, answer: str) -> bool:
     names = {w.lower() for w in re.findall(r"\b[A-Z][\w'-]{3,}", answer)} - {"the"}
     if names & set(_words(question)):
         return True
+    initials = "".join(w[0] for w in re.findall(r"\b[A-Z][\w'-]*", answer)
+                       if w not in ("The", "Of", "And"))
+    if len(initials) >= 2 and any(a == initials or a.startswith(initials)
+                                  for a in re.findall(r"\b[A-Z]{2,6}\b", question)):
+        return True  # "By whom were the 25th TCA Awards presented?": Television Critics Association
     content = _content(answer) - {"years", "year"}
     qwords = set(_words(question))
     return bool(content) and content <= qwords
@@ -357,6 +363,14 @@ def rule_reasons(f: FilterInput) -> list[str]:
                           or re.match(r"what (?:does|did|do|has|have|had) .*\b(?:have|has|had)\b", q.lower())
                           or re.match(r"what (?:was|were|is|are) \w+ by\b", q.lower())
                           or (words and words[0] == "what" and words[-1] in LIGHT_VERBS)
+                          # a subject "what" with a lexical verb asks for anything that does
+                          # it: "What rises near Tazewell, Virginia?"
+                          or re.match(r"what (?!(?:is|was|are|were|do|does|did|has|have|had|"
+                                      r"can|could|will|would|should|may|might|must)\b)", q.lower())
+                          # a count asked with "what": "What has Cliff Richard sold?"
+                          or (words and words[0] == "what" and re.match(
+                              r"(?:more than|over|about|nearly|almost|around|some|\d)",
+                              f.answer.lower()))
                           or len(_words(f.answer)) > MAX_ANSWER_WORDS):
         reasons.append("ambiguous")
     if f.derived and not _derivation_ok(f):
