@@ -31,7 +31,7 @@ STOP = set("""a an the of in on at to and or for by with from as is was were are
 what who whom when where which how many much why has have had it its this that these those
 happened first after years year""".split())
 PRONOUNS = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|this|these|those)\b", re.I)
-OPEN = re.compile(r"^(?:Who|Whom|What|When|Where|Which|How|Why|By whom|In which|Is|Are|Was|"
+OPEN = re.compile(r"^(?:Who|Whom|What|When|Where|Which|How|Why|By whom|In which|For how|Is|Are|Was|"
                   r"Were|Do|Does|Did|Has|Have|Had)\b")
 
 

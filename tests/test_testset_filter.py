@@ -122,6 +122,40 @@ def _reasons(question: str, answer: str, sentence: str, context: str | None = No
      "and the remains of an ancient chapel survive.", None, None, "", "not_a_question"),
     ("What did Harrison begin in the 1970s?", "his career",
      "Harrison began his career in the 1970s.", None, None, "", "unresolved_reference"),
+    # the second hand ratings' misses, as the generator wrote them
+    ("What did Gustave Eiffel also design?", "the Garabit viaduct",
+     "Gustave Eiffel also designed the Garabit viaduct.", None, None, "", "unresolved_reference"),
+    ("When was Lagunov born?", "July 2, 1942", "Lagunov was born on July 2, 1942 in Moscow.",
+     "Vladimir Lagunov is a Russian footballer. Lagunov was born on July 2, 1942 in Moscow.",
+     None, "", "unresolved_reference"),
+    ("When did Edwin Meese resign from office shortly after Burns?", "July 1988",
+     "Edwin Meese resigned from office in July 1988, shortly after Burns.",
+     "Arnold Burns testified. Edwin Meese resigned from office in July 1988, shortly after Burns.",
+     None, "", "unresolved_reference"),
+    ("What did Mrs Hodgson buy in 1939?", "31 Gibbs Green",
+     "Mrs Hodgson bought 31 Gibbs Green in 1939.", None, None, "", "unresolved_reference"),
+    ("Which organisation is the public name for Hotcourses Ltd?", "The Hotcourses Group",
+     "The Hotcourses Group is the public name for Hotcourses Ltd.", None, None, "",
+     "answer_in_question"),
+    # the third rating's misses
+    ("By whom were the 25th TCA Awards presented?", "the Television Critics Association",
+     "The 25th TCA Awards were presented by the Television Critics Association.", None, None,
+     "", "answer_in_question"),
+    ("What rises near Tazewell, Virginia?", "The Clinch River",
+     "The Clinch River rises near Tazewell, Virginia.", None, None, "", "ambiguous"),
+    ("What has Cliff Richard sold worldwide?", "more than 250 million records",
+     "Cliff Richard has sold more than 250 million records worldwide.", None, None, "",
+     "ambiguous"),
+    ("Where did Chelsea Handler host the ceremony on August 1?", "the Huntington Hotel",
+     "Chelsea Handler hosted the ceremony on August 1 at the Huntington Hotel.", None, None, "",
+     "unresolved_reference"),
+    ("Who held off Levi Leipheimer to take the victory for the second year in a row?",
+     "Jens Voigt", "For the second year in a row Jens Voigt held off Levi Leipheimer to take "
+     "the victory.", None, None, "", "unresolved_reference"),
+    ("What did Imperial Japan leave?", "a troubled legacy",
+     "Bose tried to rid India of British rule with the help of Nazi Germany and Imperial Japan "
+     "left a troubled legacy.", None, "Imperial Japan left a troubled legacy.", "",
+     "rewritten_statement"),
 ])
 def test_each_listed_bad_question_is_rejected(question, answer, sentence, context,
                                               ground_truth, subject, reason):
@@ -157,6 +191,12 @@ def test_derivations_are_recomputed():
     assert rule_reasons(first) == ["derivation_wrong"]  # the answer's year must be earlier
     assert rule_reasons(FilterInput(first.question, first.ground_truth, first.answer, sentences,
                                     ok.contexts, derived="first")) == []
+    sentence = ("John Smith served as governor of Texas from 1990 to 1995.",)
+    span = FilterInput("For how many years did John Smith serve as governor of Texas?",
+                       "5 years. " + sentence[0], "5 years", sentence, sentence, derived="span")
+    assert rule_reasons(span) == []
+    assert rule_reasons(FilterInput(span.question, "6 years. " + sentence[0], "6 years", sentence,
+                                    sentence, derived="span")) == ["derivation_wrong"]
 
 
 def test_extraction_cleanup(tmp_path):

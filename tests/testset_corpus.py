@@ -26,7 +26,8 @@ PARAGRAPHS: dict[str, tuple[str, list[str]]] = {
         "The Eiffel Tower is a wrought-iron lattice tower in Paris. It was designed by the "
         "engineering company of Gustave Eiffel. The Eiffel Tower was completed in 1889 for "
         "the World's Fair.",
-        "The tower is 330 metres tall. It has three levels for visitors. About seven million "
+        "The tower is 330 metres tall. The Eiffel Tower was the tallest structure in the world "
+        "from 1889 to 1930. It has three levels for visitors. About seven million "
         "people visit the Eiffel Tower every year.",
     ]),
     "warsaw.md": ("Warsaw", [

@@ -7,16 +7,25 @@ same records, byte for byte.
 How each evolution is made without an LLM, and how far it goes:
 
 * **simple**: one statement, one question ("When was the Eiffel Tower completed?"); the
-  ground truth is the statement.
-* **reasoning**: two dated statements of one chunk, and an answer computed from them, never
-  stated: the years between them ("How many years after Marie Curie was born in Warsaw did
-  Marie Curie move to Paris?"; ground truth "24 years. ...") or which came first ("Which
-  happened first: ...?"). The filter recomputes the figure from the source sentences.
-* **multi_context**: two chunks that name the same entity (``KnowledgeGraph.bridges``). The
-  entity is described by what one chunk says of it and asked about with what the other
-  says ("Where was the person who discovered polonium born?"), or a dated statement of each
-  chunk is compared as above. Never two unrelated questions joined by "and". Reference
-  contexts: both chunks; ground truth: both statements.
+  ground truth is the statement. A named subject defined by a copula is asked what (or
+  who) it is ("What is the Oberoi Group?"), but definitions fill at most
+  ``DEFINITION_SHARE`` of the simple records: encyclopaedic text opens every passage with
+  one.
+* **reasoning**: an answer computed from one chunk, never stated: the length of a span
+  ("For how many years did John Smith serve as governor of Texas?" from "from 1990 to
+  1995"), the years between two dated statements about ONE subject ("How many years after
+  Marie Curie was born in Warsaw did Marie Curie move to Paris?"; ground truth "24 years.
+  ..."), or which of two like things of the chunk came first (below). The filter
+  recomputes the figure from the source sentences.
+* **multi_context**: two chunks. Either they name the same entity
+  (``KnowledgeGraph.bridges``) and the entity is described by what one chunk says of it
+  and asked about with what the other says ("Who was born in the capital of Poland in
+  1867?"), or each dates a thing of the same kind by the same verb, and the question asks
+  which came first ("Which was founded first: X or Y?", "Which film came out first:
+  Crimson Peak or White Nights?"). Two unrelated events are never compared ("Which
+  happened first: Lagunov was born or the Highlanders were renamed?" was rated
+  contrived), a statement serves one derived question, and no two questions are joined
+  by "and". Reference contexts: both chunks; ground truth: both statements.
 * **conditional**: not written (a premise made by rules narrows nothing); asked-for
   conditional records are a reported shortfall.
 
@@ -49,7 +58,7 @@ from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
-from testset_gen.questions import Question, descriptor, questions_from_sentence
+from testset_gen.questions import MEDIA_NOUNS, Question, descriptor, questions_from_sentence
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
 from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
@@ -59,6 +68,11 @@ BATCH = 32
 
 OVERSUPPLY = 3
 """Candidates wanted per requested record of each type before reading stops."""
+
+DEFINITION_SHARE = 0.5
+"""At most this share of the simple records are definitions ("What is the Oberoi Group?"):
+encyclopaedic text opens nearly every passage with one, and without a cap they were 45 of
+51 simple records on the HaluEval folder; a test set of "What is X?" tests one skill."""
 
 JUDGE_ROUNDS = 4
 """Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
@@ -117,8 +131,9 @@ class _ChunkQuestions:
     def full_name(self, name: str) -> str:
         """A one-word name as the chunk writes it in full ("Harrison" -> "George Harrison"),
         when exactly one longer name of the chunk ends with it; else ``name`` itself."""
-        if " " in name.strip() or not name[:1].isupper():
-            return name
+        if " " in name.strip() or not name[:1].isupper() or self.labels.get(
+                normalise_entity(name), self.labels.get(self.names.get(normalise_entity(name), ""))) != "PERSON":
+            return name  # only people: "Ochagavia" is not short for "Sylvestris Ochagavia"
         longer = {m.group(0) for m in re.finditer(
             r"(?:[A-Z][\w'-]+ )+" + re.escape(name) + r"\b", self.text)}
         return next(iter(longer)) if len(longer) == 1 else name
@@ -188,9 +203,17 @@ def _subject_of(q: Question) -> str:
     return q.topic if q.role == "object" else q.answer
 
 
+def _written(q: Question, cq: _ChunkQuestions) -> bool:
+    """The statement's subject is written in its source sentence (not a resolved "he")."""
+    subject = _subject_of(q)
+    return bool(subject) and subject.lower() in _source_sentence(q.statement, cq.sentences).lower()
+
+
 def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
     out = []
     for q in cq.questions:
+        if q.span_years is not None:
+            continue  # a computed duration: a reasoning question
         text = q.text
         if q.role == "object" and q.topic and q.topic in text:
             # a surname alone is not standalone: "How many songs has Harrison written?"
@@ -198,7 +221,8 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
         out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
             ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
-            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else ""))
+            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else "",
+            rank=1 if q.wh == "define" else 0))  # a definition only when nothing else
     return out
 
 
@@ -212,12 +236,34 @@ def _dated(cq: _ChunkQuestions) -> list[Question]:
             and q.remainder and q.inverted and q.topic]
 
 
+def _same_subject(a: Question, ca: _ChunkQuestions, b: Question, cb: _ChunkQuestions) -> bool:
+    """Both statements are about one named thing (the graph's canonical name for each)."""
+    ta, tb = _topic(ca, a), _topic(cb, b)
+    return bool(ta) and ta == tb
+
+
+def _comparable(a: Question, b: Question) -> bool:
+    """Like things dated by the same passive verb ("X was founded in 1990", "Y was founded
+    in 1962"): a comparison a reader would ask ("Which was founded first: X or Y?").
+    Things of different kinds, or events of different verbs, make contrived questions
+    ("Which happened first: Lagunov was born or the Highlanders were renamed?")."""
+    return (bool(a.passive) and a.passive == b.passive and bool(a.topic_label)
+            and a.topic_label == b.topic_label and a.topic_norm != b.topic_norm
+            and a.topic.lower() not in b.topic.lower() and b.topic.lower() not in a.topic.lower())
+
+
 def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
              cb: _ChunkQuestions) -> list[_Candidate]:
-    """Questions whose answer is computed from two dated statements, never stated: the years
-    between them, and which came first. ``a`` and ``b`` may come from one chunk (reasoning)
-    or from two (multi_context: neither chunk alone answers)."""
+    """Questions whose answer is computed from two dated statements, never stated. ``a``
+    and ``b`` may come from one chunk (reasoning) or from two (multi_context: neither chunk
+    alone answers). Two kinds, and only these, so the compared things always belong
+    together: the years between two events of ONE subject ("How many years after Marie
+    Curie was born in Warsaw did Marie Curie move to Paris?"), and which of two like things
+    came first by the same verb ("Which was founded first: X or Y?")."""
     if a.year == b.year or not _distinct(a, b):
+        return []
+    same = _same_subject(a, ca, b, cb)
+    if not same and not _comparable(a, b):
         return []
     for q, cq in ((a, ca), (b, cb)):  # each statement whole and as its sentence says it
         sentence = _source_sentence(q.statement, cq.sentences)
@@ -229,34 +275,111 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
     sources = [_source_sentence(early.statement, ce.sentences),
                _source_sentence(late.statement, cl.sentences)]
     diff = late.year - early.year  # type: ignore[operator]
-    out: list[_Candidate] = []
-    question = f"How many years after {early.remainder} {late.inverted}?"
-    if not _gives_away(question, early.answer, late.answer):
-        out.append(_Candidate(evolution, question,
-                              f"{diff} years. {early.statement} {late.statement}", ids, (
+    if same:
+        question = f"How many years after {early.remainder} {late.inverted}?"
+        if _gives_away(question, early.answer, late.answer):
+            return []
+        return [_Candidate(evolution, question,
+                           f"{diff} years. {early.statement} {late.statement}", ids, (
             ("answer", f"{diff} years"), ("template", "years_between"),
-            ("source_sentences", sources)), subject=early.topic, derived="years_between"))
-    # "which first": the options in alphabetical order, so their order says nothing
-    first, second = sorted((early.remainder, late.remainder))
-    question = f"Which happened first: {first} or {second}?"
-    if not _gives_away(question, early.answer, late.answer):
-        out.append(_Candidate(evolution, question,
-                              f"{early.remainder[:1].upper()}{early.remainder[1:]} first "
-                              f"({early.answer}); {late.remainder} in {late.answer}. "
-                              f"{early.statement} {late.statement}", ids, (
-            ("answer", early.remainder), ("template", "which_first"),
-            ("source_sentences", sources)), rank=1, subject=early.topic, derived="first"))
+            ("source_sentences", sources)), subject=early.topic, derived="years_between")]
+    # the options in alphabetical order, so their order says nothing
+    first, second = sorted((early.topic, late.topic), key=str.lower)
+    wh = "Who" if early.topic_label == "PERSON" else "Which"
+    question = f"{wh} {early.passive} first: {first} or {second}?"
+    question = question[:1] + question[1:].replace(" The ", " the ")
+    if _gives_away(question, early.answer, late.answer):
+        return []
+    answer = early.topic[:1].upper() + early.topic[1:]
+    return [_Candidate(evolution, question,
+                       f"{answer} first ({early.answer}); {late.topic} in {late.answer}. "
+                       f"{early.statement} {late.statement}", ids, (
+        ("answer", early.topic), ("template", "which_first"),
+        ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
+
+
+def _spans(cq: _ChunkQuestions) -> list[_Candidate]:
+    """"For how many years did John Smith serve as governor?" from "... from 1990 to 1995":
+    a duration computed from the two years of one statement."""
+    out = []
+    for q in cq.questions:
+        if q.span_years is None:
+            continue
+        text = q.text
+        if q.topic:
+            text = text.replace(q.topic, cq.full_name(q.topic), 1)
+        out.append(_Candidate("reasoning", text, f"{q.answer}. {q.statement}", (cq.chunk_id,), (
+            ("answer", q.answer), ("template", "span_years"),
+            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
+            subject=_subject_of(q), derived="span", subject_label=q.topic_label))
     return out
 
 
 def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
-    """Derived questions over two dated statements of one chunk."""
+    """Derived questions of one chunk: a duration of one statement, or the years between
+    two dated statements about one subject."""
     dated = _dated(cq)
-    out: list[_Candidate] = []
+    out: list[_Candidate] = _spans(cq)
     for i, a in enumerate(dated):
         for b in dated[i + 1:]:
-            out += _derived("reasoning", a, cq, b, cq)
+            if _same_subject(a, cq, b, cq):
+                out += _derived("reasoning", a, cq, b, cq)
     return out
+
+
+def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
+                 limit: int) -> list[_Candidate]:
+    """Comparisons of like things ("Which was founded first: X or Y?", "Which film came
+    out first: X or Y?"): dated statements grouped by verb and by the subject's entity
+    label, dated definitions by the kind of work; pairs drawn at random (seeded), at most
+    ``limit``. A pair from two chunks is multi_context, from one chunk reasoning."""
+    groups: dict[tuple[str, str], list[tuple[Question, _ChunkQuestions]]] = {}
+    for cq in chunks:
+        for q in _dated(cq):
+            if q.passive and q.topic_label:
+                groups.setdefault((q.passive, q.topic_label), []).append((q, cq))
+        for q in cq.questions:
+            if q.wh == "define" and q.made_year is not None and q.kind in MEDIA_NOUNS:
+                groups.setdefault(("made", q.kind), []).append((q, cq))
+    pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
+             for y in members[i + 1:]]
+    rng.shuffle(pairs)
+    out: list[_Candidate] = []
+    across = 0
+    for (a, ca), (b, cb) in pairs:
+        # both in one chunk: derived from one context, a reasoning question (few: all kept)
+        kind = "reasoning" if ca.chunk_id == cb.chunk_id else "multi_context"
+        if kind == "multi_context":
+            if across >= limit:
+                continue
+            across += 1
+        out += _made_first(kind, a, ca, b, cb) if a.wh == "define" else _derived(
+            kind, a, ca, b, cb)
+    return out
+
+
+def _made_first(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
+                cb: _ChunkQuestions) -> list[_Candidate]:
+    """"Which film came out first: Crimson Peak or White Nights?" from two definitions that
+    date works of one kind ("a 2015 American gothic romance film", "a 1985 American drama
+    film"): a comparison of like things that needs both chunks."""
+    if a.made_year == b.made_year or a.topic_norm == b.topic_norm:
+        return []
+    (early, ce), (late, cl) = sorted(((a, ca), (b, cb)), key=lambda p: p[0].made_year)  # type: ignore[arg-type, return-value]
+    sources = [_source_sentence(early.statement, ce.sentences),
+               _source_sentence(late.statement, cl.sentences)]
+    if any(q.topic.lower() not in s.lower() for q, s in ((early, sources[0]), (late, sources[1]))):
+        return []
+    first, second = sorted((early.topic, late.topic), key=str.lower)
+    question = f"Which {early.kind} came out first: {first} or {second}?"
+    question = question[:1] + question[1:].replace(" The ", " the ")
+    name = early.topic[:1].upper() + early.topic[1:]
+    return [_Candidate(evolution, question,
+                       f"{name} first ({early.made_year}); {late.topic} in {late.made_year}. "
+                       f"{early.statement} {late.statement}",
+                       tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id))), (
+        ("answer", early.topic), ("template", "which_first"), ("compared", early.kind),
+        ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
 
 
 def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candidate]:
@@ -282,9 +405,16 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                 span, template = mention.span(), "descriptor_in_question"
             else:
                 continue
+            after = q.text[span[1]:]
+            if re.match(r"(?:'s|’s|\s+[A-Z0-9])", after) or re.search(r"[A-Z][\w'-]*\s+$",
+                                                                    q.text[:span[0]]):
+                continue  # inside a longer name: "New York's 21st congressional district"
+            if not _written(q, asker):
+                continue
             for t in told:
                 desc = descriptor(t.label, t.predicate)
-                if desc is None or "," in desc or not _distinct(q, t):
+                if (desc is None or "," in desc or not _distinct(q, t) or not _written(t, teller)
+                        or len(desc.split()) > 10):
                     continue
                 before = q.text[:span[0]]
                 if before.lower().endswith("the "):  # "visit the Eiffel Tower": one "the"
@@ -297,7 +427,7 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
                     ("answer", q.answer), ("bridge_entity", entity), ("template", template),
                     ("source_sentences", [_source_sentence(q.statement, asker.sentences),
                                           _source_sentence(t.statement, teller.sentences)])),
-                    subject=_subject_of(t)))
+                    subject=_subject_of(t), subject_label=t.label))
     for x in _dated(a):
         for y in _dated(b):
             for c in _derived("multi_context", x, a, y, b):
@@ -328,11 +458,16 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
         for k in keys:
             while groups[k]:
                 c = groups[k].pop()
-                # one record per statement: four questions on one sentence test one fact
+                # one record per statement: four questions on one sentence test one fact,
+                # and ten comparisons of five films test the same five dates (a statement
+                # serves one derived question: "born in 1867" was in 3 of 5 before)
                 said = "\x00" + c.ground_truth
-                if c.question in taken or said in taken:
+                meta = dict(c.meta)
+                sources = (["\x01" + s for s in meta.get("source_sentences", ())]
+                           if meta.get("template") in ("which_first", "years_between") else [])
+                if c.question in taken or said in taken or any(s in taken for s in sources):
                     continue
-                taken.update((c.question, said))
+                taken.update((c.question, said, *sources))
                 picked.append(c)
                 break
             if len(picked) == n:
@@ -410,6 +545,11 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             read[cq.chunk_id] = cq
             for c in _simple(cq) + _reasoning(cq):
                 offer(c)
+        if "multi_context" in planned or "reasoning" in planned:
+            for c in _comparisons(list(read.values()), random.Random(seed + start),
+                                  OVERSUPPLY * planned.get("multi_context", 0)):
+                if c.evolution in planned:
+                    offer(c)
         if "multi_context" in planned:
             for br in bridges:
                 key = (br.a, br.b, br.entity)
@@ -428,9 +568,20 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     # from the pool, round after round, until the type is full or its pool is spent
     order_of_types = sorted(planned, key=lambda t: (len(pools[t]) - planned[t],
                                                     EVOLUTION_TYPES.index(t)))
+    def _picks(t: str) -> list[_Candidate]:
+        need = planned[t] - len(chosen[t])
+        if t != "simple":
+            return _pick(list(pools[t].values()), need, rng, taken)
+        # definitions only fill what the other simple questions leave, up to their share
+        plain = [c for c in pools[t].values() if dict(c.meta).get("wh") != "define"]
+        defined = [c for c in pools[t].values() if dict(c.meta).get("wh") == "define"]
+        got = _pick(plain, need, rng, taken)
+        allowed = int(DEFINITION_SHARE * planned[t]) - sum(
+            1 for c in chosen[t] if dict(c.meta).get("wh") == "define")
+        return got + _pick(defined, max(0, min(need - len(got), allowed)), rng, taken)
+
     for _ in range(JUDGE_ROUNDS):
-        picked = [(t, c) for t in order_of_types
-                  for c in _pick(list(pools[t].values()), planned[t] - len(chosen[t]), rng, taken)]
+        picked = [(t, c) for t in order_of_types for c in _picks(t)]
         if not picked:
             break
         verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])

@@ -96,6 +96,17 @@ class Question:
     remainder: str = ""
     inverted: str = ""
     declarative: str = ""
+    span_years: int | None = None
+    """For "For how many years ...?" (a "from 1965 to 2001" span): the years between the two
+    dates, computed, never stated; such a question is a reasoning question."""
+    kind: str = ""
+    """For a definition ("What is Crimson Peak?"): the defining noun ("film")."""
+    made_year: int | None = None
+    """For a definition: the one year written before the defining noun ("a 2015 film")."""
+    passive: str = ""
+    """"was founded", "was born": the passive verb of a dated object question with nothing
+    but prepositional phrases after it, so that two such statements about like things can
+    be compared ("Which was founded first: X or Y?")."""
 
     @property
     def year(self) -> int | None:
@@ -233,6 +244,8 @@ def _clause(sent: "Span") -> _Clause | None:
         part = _subtree(head)
         if part is None:
             return None
+        if head.dep_ == "npadvmod" and not all(t.ent_type_ in ("DATE", "TIME") for t in part):
+            return None  # "Miss Perú 2010, the 58th pageant was held": an apposition, not a time
         fronted.append(part)
         i = part[-1].i + 1
     auxes = [c for c in root.children if c.dep_ in ("aux", "auxpass") and c.i < root.i]
@@ -353,15 +366,20 @@ def _object_questions(c: _Clause) -> list[Question]:
     topic_norm = normalise_entity(render(c.subject)) if topic_ent is not None else ""
     topic_label = topic_ent.label_ if topic_ent is not None else ""
 
-    def add(wh_phrase: str, wh: str, drop: list["Token"], answer: str, label: str) -> None:
+    def add(wh_phrase: str, wh: str, drop: list["Token"], answer: str, label: str,
+            span_years: int | None = None) -> None:
         body, subject_text, remainder = _asked_clause(c, {t.i for t in drop})
         text = _finish(_join(wh_phrase, body))
         out.append(Question(text=text, answer=answer, statement=c.statement, wh=wh,
                             role="object", label=label, answer_norm=normalise_entity(answer),
                             topic=subject_text, topic_norm=topic_norm,
                             topic_label=topic_label, remainder=remainder,
-                            inverted=body, declarative=_declarative(c)))
+                            inverted=body, declarative=_declarative(c),
+                            span_years=span_years, passive=_passive(c, drop)))
 
+    definition = _definition(c, topic_ent)
+    if definition is not None:
+        out.append(definition)
     fronted = {t.i for part in c.fronted for t in part}
     # "Canty Bay is a coastal hamlet in East Lothian": asking "where" keeps the attribute
     # ("Where is Canty Bay a coastal hamlet?"), so a copula with one asks nothing
@@ -384,6 +402,8 @@ def _object_questions(c: _Clause) -> list[Question]:
                 if "PERSON" in names or (ent is not None and ent.label_ == "ORG"):
                     add("By whom", "who", pp, phrase, ent.label_ if ent else "")
                 continue
+            if _span_years(pp) is not None:
+                continue  # asked as a duration below
             if ent is None or not (ent.start <= pobj.i < ent.end) or attribute:
                 continue
             if ent.label_ == "DATE" and prep in WHEN_PREPS and _is_date(ent):
@@ -400,6 +420,14 @@ def _object_questions(c: _Clause) -> list[Question]:
                 continue  # "the same zipcode as Collins": the "as" part stays behind
             if any(g.dep_ in ("xcomp", "ccomp", "oprd") for g in c.root.children):
                 continue  # "tells a client to slow down": "What does it tell to slow down?"
+            if any(g.dep_ not in ("prt", "punct") and c.root.i < g.i < ch.i
+                   for g in c.root.children):
+                continue  # "Macau elects on national level a legislature": an object moved
+                # behind a phrase reads unnaturally as "What does Macau elect on national level?"
+            if any(g.dep_ == "prep" and g.lower_ in ("as", "from", "into", "within")
+                   for g in c.root.children if g.i > ch.i):
+                continue  # "listed the population as 26,121", "separates X from Y": the
+                # object is half of a relation, "What did the Census list as 26,121?" is odd
             nums = [t for t in obj if t.ent_type_ == "CARDINAL" and t.head.i == ch.i]
             if nums and ch.tag_ in ("NNS", "NNPS"):
                 ent = _entity_of(nums[0])
@@ -409,6 +437,9 @@ def _object_questions(c: _Clause) -> list[Question]:
                 rest = [t for t in obj if t.i <= ch.i and not (ent.start <= t.i < ent.end)
                         and t.dep_ not in ("det",) and not (t.dep_ in ("advmod", "quantmod")
                                                             and t.head.ent_type_ == "CARDINAL")]
+                if any(t.dep_ in ("acl", "relcl", "prep") and t.left_edge.i == ch.i + 1
+                       for t in ch.children):
+                    continue  # "won 18 races driving Watson cars": 18 is not all his races
                 if rest and rest[0].i > nums[0].i:
                     noun = render(rest)
                     if rest[0].pos_ != "PROPN":
@@ -429,7 +460,113 @@ def _object_questions(c: _Clause) -> list[Question]:
                 ent = _entity_of(measures[0])
                 if ent is not None:
                     add("How " + ch.lower_, "how " + ch.lower_, adj, ent.text, "QUANTITY")
+    # "served as governor from 1990 to 1995", "was the tallest structure in the world from
+    # 1889 to 1930": a span of years, on the verb or closing the sentence on its object,
+    # asked as a duration the reader computes
+    objects = {ch.i for ch in c.root.children if ch.dep_ in ("attr", "dobj")}
+    for tok in c.after:
+        if tok.dep_ != "prep" or not (tok.head.i == c.root.i or tok.head.i in objects):
+            continue
+        pp = _subtree(tok)
+        years = _span_years(pp) if pp is not None else None
+        if pp is None or years is None:
+            continue
+        if tok.head.i != c.root.i and pp[-1].i != c.after[-1].i:
+            continue
+        add("For how many years", "how many years", pp, f"{years} years", "DATE",
+            span_years=years)
     return out
+
+
+PERSON_NOUNS = frozenset("""politician actor actress singer businessman businesswoman man woman
+professor member writer author footballer player musician composer director producer journalist
+editor lawyer judge poet artist model president minister officer general leader founder
+entrepreneur scientist king queen prince princess activist economist historian philosopher
+novelist screenwriter comedian rapper drummer guitarist bassist pianist dancer athlete coach
+manager chef physician surgeon engineer architect inventor explorer diplomat senator governor
+mayor bishop priest monk saint soldier pilot astronaut cricketer boxer wrestler swimmer cyclist
+jockey sprinter skier presenter host broadcaster personality illustrator cartoonist
+photographer designer sculptor painter filmmaker playwright lyricist songwriter vocalist
+mathematician physicist chemist biologist psychologist sociologist anthropologist""".split())
+"""Nouns that define a person ("an Indian politician"): "Who is X?" rather than "What"."""
+
+MEDIA_NOUNS = frozenset("film documentary album single song series novel game EP".split())
+"""Kinds of work that a year in their definition dates ("a 2015 American film"): two of a
+kind compare naturally ("Which film came out first: Crimson Peak or White Nights?")."""
+
+DEFINITION = re.compile(r"^(?:Who|What) (?:is|was|are|were) [A-Z]")
+"""A definition question: "What is the Oberoi Group?" (three words are enough here)."""
+
+
+def _definition(c: _Clause, ent: "Span | None") -> Question | None:
+    """"What is the Oberoi Group?" from "The Oberoi Group is a hotel company with its head
+    office in Delhi.": the subject, a name and nothing else, defined by a copula. The
+    answer is the defining noun phrase up to its head ("a hotel company"); the ground
+    truth, the whole statement, carries the rest. Asked of people too ("Who was Tadesse
+    Meskela?")."""
+    if c.aux != c.root.i or c.root.lemma_ != "be" or c.fronted or c.middle:
+        return None
+    if ent is None or ent.label_ not in NAME_LABELS - {"NORP"}:
+        return None
+    if any(not (ent.start <= t.i < ent.end) and t.lower_ != "the" for t in c.subject):
+        return None  # "The 2013 team of Maine is ...": only a bare name is defined
+    attrs = [ch for ch in c.root.children if ch.dep_ == "attr"]
+    if len(attrs) != 1 or attrs[0].pos_ not in ("NOUN", "PROPN") or attrs[0].i != c.root.i + 1 + sum(
+            1 for t in c.sent if c.root.i < t.i < attrs[0].i and t.head.i == attrs[0].i):
+        return None
+    attr = attrs[0]
+    head_part = [t for t in attr.subtree if t.i <= attr.i]
+    if not head_part or head_part[0].i != c.root.i + 1 or head_part[0].lower_ not in (
+            "a", "an", "the"):
+        return None
+    if c.root.text[:1].isupper():
+        return None  # "Jonny Greenwood Is the Controller is an album": a title, misparsed
+    subject = _lower_first(c.subject, render(c.subject))
+    # the small model tags towns and bands PERSON ("Who is Hemel Hempstead?") and people
+    # ORG: "who" only when both the label and the defining noun say person, and nothing
+    # when they disagree (the label, and with it the question word, may be wrong)
+    person = attr.lemma_.lower() in PERSON_NOUNS or bool(re.search(
+        r"(?:ist|ician|ter|ner|ger|ker|ler|der|ver|yer|tor|sor|ant|ent)$", attr.lower_))
+    if (ent.label_ == "PERSON") != person:
+        return None
+    whole = _subtree(attr)
+    # "a hotel company" (the rest, "with its head office in Delhi", is in the ground truth);
+    # a definite head alone says too little ("the capital"), so it keeps its phrase
+    definite = head_part[0].lower_ == "the"
+    answer = render(whole if definite and whole is not None and len(whole) <= 12 else head_part)
+    year = [int(t.text) for t in head_part if re.fullmatch(r"1\d{3}|20\d{2}", t.text)
+            and t.dep_ in ("nummod", "amod", "compound", "npadvmod")]
+    return Question(text=f"{'Who' if person else 'What'} {c.root.lower_} {subject}?",
+                    answer=answer, statement=c.statement, wh="define", role="object",
+                    label="", answer_norm=normalise_entity(answer), topic=subject,
+                    topic_norm=normalise_entity(render(c.subject)), topic_label=ent.label_,
+                    declarative=_declarative(c), kind=attr.lemma_.lower(),
+                    made_year=year[0] if len(year) == 1 else None)
+
+
+def _span_years(pp: "Sequence[Token]") -> int | None:
+    """The years a "from 1990 to 1995" / "between 1990 and 1995" phrase spans."""
+    span = re.fullmatch(r"(?:from|between) (1\d{3}|20\d{2}) (?:to|until|till|and) "
+                        r"(1\d{3}|20\d{2})", render(pp))
+    if span is None or int(span.group(2)) <= int(span.group(1)):
+        return None
+    return int(span.group(2)) - int(span.group(1))
+
+
+def _passive(c: _Clause, drop: "Sequence[Token]") -> str:
+    """"was founded" when the statement is "<subject> was/were <participle>" and what is
+    left after the verb, once ``drop`` is asked away, is prepositional phrases only."""
+    if c.aux is None or c.aux == c.root.i or c.root.tag_ != "VBN":
+        return ""
+    aux = c.sent.doc[c.aux]
+    if aux.lower_ not in ("was", "were") or len(c.middle) != 1:
+        return ""
+    dropped = {t.i for t in drop}
+    left = [ch for ch in c.root.children if ch.i > c.root.i and ch.i not in dropped
+            and not ch.is_punct]
+    if any(ch.dep_ not in ("prep", "agent") for ch in left):
+        return ""
+    return f"{aux.lower_} {c.root.lower_}"
 
 
 MAX_WORDS = 25
@@ -438,7 +575,8 @@ MAX_WORDS = 25
 
 def _clean(q: Question) -> bool:
     words = q.text[:-1].split()
-    if not 4 <= len(words) <= MAX_WORDS or q.text.count(",") > 1:
+    if (not (3 if DEFINITION.match(q.text) else 4) <= len(words) <= MAX_WORDS
+            or q.text.count(",") > 1):
         return False  # two commas: an aside or a subordinate clause in the middle
     if re.search(r",\s+(?:when|where|which|who|whose)\b", q.text):
         return False  # a second wh-word, in a relative clause: confusing in a question
