@@ -145,10 +145,21 @@ def test_a_passage_answering_another_question_about_the_same_terms_loses(questio
 def test_instructions_are_clauses_opening_on_a_base_form_verb_or_you_with_a_modal():
     from ragmeter.local.chunk_relevance import instructions
 
-    passage = ("Soak the bolt in oil for an hour. The bolt rusts when it is wet. You can renew it by mail. "
-               "Loosen the nuts, then jack the car up. A jack lifts the car.")
-    assert instructions(passage) == {"Soak the bolt in oil for an hour.", "You can renew it by mail.",
-                                     "Loosen the nuts, then jack the car up."}
+    sentences = ["Soak the bolt in oil for an hour.", "The bolt rusts when it is wet.", "You can renew it by mail.",
+                 "Loosen the nuts, then jack the car up.", "A jack lifts the car."]
+    assert instructions(sentences) == {"Soak the bolt in oil for an hour.", "You can renew it by mail.",
+                                       "Loosen the nuts, then jack the car up."}
+
+
+def test_steps_on_separate_lines_answer_a_how_to_question():
+    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+
+    steps = ("Removing a stripped screw:\n1. Press a wide rubber band over the stripped screw head.\n"
+             "2. Push the screwdriver into it and turn slowly.")
+    about = "A stripped screw has a worn head.\nRemoving a stripped screw is hard because the screwdriver slips."
+    answer, topical = ChunkRelevanceScorer(embeddings=False).relevance("How do I remove a stripped screw?", [steps, about])
+    assert answer.signals.answer_type and not topical.signals.answer_type
+    assert answer.relevance > topical.relevance
 
 
 @pytest.mark.parametrize(("question", "kind", "head", "focus"), [

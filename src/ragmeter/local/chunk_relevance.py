@@ -49,7 +49,8 @@ CAUSAL_WORDS = frozenset(
     "cause causes caused causing because due result results resulting lead leads leading trigger "
     "triggers triggered reason reasons responsible factor factors risk since from by".split())
 STEP_OPENERS = frozenset("then next first finally now also".split())
-CLAUSE_BREAKS = frozenset(", ; : and then or".split())
+CLAUSE_BREAKS = frozenset(", ; : and then or . ) - * •".split())
+"""Before a clause (or a list item: "1. Press...", "- Press..."): where an instruction's verb opens."""
 COLOUR_WORDS = frozenset(
     "red orange yellow green blue purple violet pink brown black white grey gray amber golden "
     "silver tan beige cream maroon turquoise indigo cyan magenta colorless colourless pale dark "
@@ -123,22 +124,24 @@ def _share(terms: Sequence[str], weights: Sequence[float], sentences: Sequence[S
     return found / sum(weights)
 
 
-def instructions(passage: str) -> frozenset[str]:
-    """The sentences of ``passage`` that give an instruction: a clause opening on a verb in
-    the base form ("Soak the bolt...", "On the sign-in screen, select...", "..., then tighten
-    them") or "you" with a modal ("you can renew it by mail"). A passage that answers "how
-    do I V" tells the reader what to do; one that only describes the thing does not."""
+def instructions(sentences: Sequence[str]) -> frozenset[str]:
+    """The sentences that give an instruction: a clause opening on a verb in the base form
+    ("Soak the bolt...", "On the sign-in screen, select...", "..., then tighten them") or
+    "you" with a modal ("you can renew it by mail"). A passage that answers "how do I V"
+    tells the reader what to do; one that only describes the thing does not.
+
+    Each sentence is tagged on its own (the passage's own sentence split, so a list of steps
+    on separate lines is read line by line, as ``nlp.analyse`` reads it)."""
     out = set()
-    for doc in nlp.parse([passage]):
-        for sent in doc.sents:
-            toks = [t for t in sent if not t.is_space]
-            prev = ""
-            for k, t in enumerate(toks):
-                if t.tag_ == "VB" and (k == 0 or prev in CLAUSE_BREAKS or prev in STEP_OPENERS) or (
-                        t.lower_ == "you" and k + 1 < len(toks) and toks[k + 1].tag_ == "MD"):
-                    out.add(sent.text.strip())
-                    break
-                prev = t.lower_
+    for text, doc in zip(sentences, nlp.parse(list(sentences))):
+        toks = [t for t in doc if not t.is_space]
+        prev = ""
+        for k, t in enumerate(toks):
+            if t.tag_ == "VB" and (k == 0 or prev in CLAUSE_BREAKS or prev in STEP_OPENERS or prev.isdigit()) or (
+                    t.lower_ == "you" and k + 1 < len(toks) and toks[k + 1].tag_ == "MD"):
+                out.add(text)
+                break
+            prev = t.lower_
     return frozenset(out)
 
 
@@ -244,7 +247,7 @@ class ChunkRelevanceScorer:
         for passage, cosine in zip(analyses, cosines):
             sentences = passage.sentences
             presence = _share(focus, weights, sentences)
-            steps = instructions(passage.text) if asks.kind == "procedure" else frozenset()
+            steps = instructions([s.text for s in sentences]) if asks.kind == "procedure" else frozenset()
             evidence, best, typed = 0.0, "", False
             for i, s in enumerate(sentences):
                 if not holds_answer(asks, s, focus, steps):
