@@ -30,9 +30,11 @@ Reports, it does not assert:
 * **RAG development set** (``bench/quality_rag_dev.py``): faithfulness and context recall
   of paraphrasing answers written for this project, dev and held-out parts apart, each
   beside the careful reader's faithfulness of the same answers (labelled per answer).
-* **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``, 34 pairs
-  written after ``ChunkRelevanceScorer`` was set: a passage that answers the question
-  against one on the same topic, sharing its terms, that does not): the same figures.
+* **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``: a passage
+  that answers the question against one on the same topic, sharing its terms, that does
+  not): the same figures, for two sets reported apart: the first 34 pairs (written after
+  ``ChunkRelevanceScorer``'s first weights were set) and 66 pairs over seven domains
+  (``"set": "ctxrel-2"``, written before the second round of changes).
 * **Answer relevancy triples** (``bench/data/answer_relevancy_triples.jsonl``: question,
   complete answer, poorer answer that is incomplete, evasive, off-point or padded-but-
   incomplete, often longer): how often local question coverage scores the complete answer
@@ -362,15 +364,19 @@ def msmarco(path: Path) -> dict:
 OWN_PAIRS = ROOT / "bench" / "data" / "context_relevance_pairs.jsonl"
 
 
-def own_pairs(path: Path = OWN_PAIRS) -> dict:
-    """The measures of ``msmarco`` on the hand-written pairs (no hub data, always runs)."""
+def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
+    """The measures of ``msmarco`` on the hand-written pairs (no hub data, always runs).
+
+    ``written=None``: the first 34 pairs (no ``set`` field, written after the first
+    scorer's weights were set); ``written="ctxrel-2"``: the 66 pairs over seven domains
+    written before the second round of changes to ``ChunkRelevanceScorer``."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
     from ragmeter.local.relevance import RelevanceScorer, key_terms
 
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    triples = [(r["question"], r["relevant"], r["negative"]) for r in rows]
+    triples = [(r["question"], r["relevant"], r["negative"]) for r in rows if r.get("set") == written]
     chunk = ChunkRelevanceScorer()
     ours = [tuple(j.relevance for j in chunk.relevance(q, [p, n])) for q, p, n in triples]
     chunk_lex = ChunkRelevanceScorer(embeddings=False)
@@ -385,6 +391,7 @@ def own_pairs(path: Path = OWN_PAIRS) -> dict:
         v = model.encode([q, p, n], normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
         cos.append((float(v[0] @ v[1]), float(v[0] @ v[2])))
     return {
+        "set": written or "first 34",
         "pairs": len(triples),
         "context_relevance": pairwise_accuracy(ours),  # type: ignore[arg-type]
         "context_relevance_mean_relevant": float(np.mean([a for a, _ in ours])),
@@ -398,7 +405,9 @@ def own_pairs(path: Path = OWN_PAIRS) -> dict:
 
 
 def print_own_pairs(r: dict) -> None:
-    print(f"\nOwn context-relevance pairs (bench/data, written after the scorer was set): {r['pairs']} pairs")
+    when = ("written after the first weights were set" if r["set"] == "first 34"
+            else "written before the second round of changes, 7 domains")
+    print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
           f"   mean relevant {r['context_relevance_mean_relevant']:.2f}, negative "
@@ -587,6 +596,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.only in (None, "relevance"):
         out["own_relevance_pairs"] = own_pairs()
         print_own_pairs(out["own_relevance_pairs"])
+        out["own_relevance_pairs_2"] = own_pairs(written="ctxrel-2")
+        print_own_pairs(out["own_relevance_pairs_2"])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 

@@ -9,8 +9,9 @@ these apart, and neither needs a model beyond spaCy's tagger:
   "where" or "what county", an amount of money for "how much does it cost", a number for
   "how many", a definition for "what does X mean" / "X definition" / "what is X", a cause
   for "why" / "what causes", an instance of a named class for "what X" / "which X"
-  ("what ethnicity", "which protein structure"), a stance for a yes/no question, and
-  otherwise a description;
+  ("what ethnicity", "which protein structure"), steps for "how to V" / "how do I V", the
+  property named for "what is the N of X" (``attribute``: its symptoms, its boiling point),
+  a stance for a yes/no question, and otherwise a description;
 * **the focus** (``focus``): the question's content words minus the words that only say
   what kind of answer is wanted ("mean", "causes", "county", "how much"...): the thing the
   answer must be about.
@@ -40,6 +41,10 @@ MEASURES = frozenset("population temperature average percentage rate snowfall ra
 PLACE_NOUNS = frozenset("county counties country countries state states city cities town province "
                         "region continent island capital".split())
 YES_NO_OPENERS = frozenset("is are was were can could does do did will would should has have had may".split())
+HOW_MODALS = frozenset("do does can could should would might must".split())
+HOW_SUBJECTS = frozenset("i you we one someone people".split())
+""""How do I ...", "how can you ...": the question asks for steps (a ``procedure``)."""
+ATTRIBUTE_LINKS = frozenset("of for in at on".split())
 WH_WORDS = frozenset("what which who whom whose when where why how".split())
 GENERIC = frozenset("term type kind sort word name thing way".split())
 """Nouns that only frame the question ("what *term*", "what *kind* of"): neither focus nor class."""
@@ -47,15 +52,33 @@ GENERIC = frozenset("term type kind sort word name thing way".split())
 
 @dataclass(frozen=True)
 class QuestionFocus:
-    """``kind``: person, date, place, money, number, definition, reason, category, yesno or
-    description; ``focus``: the content lemmas naming the topic, in order; ``head``: for
-    ``category`` and ``place`` questions, the class noun the answer is an instance of
-    ("county", "ethnicity"), else ""."""
+    """``kind``: person, date, place, money, number, definition, reason, category, procedure
+    (steps: "how to V", "how do I V"), attribute (a property of the focus: "what are the
+    symptoms of X"), yesno or description; ``focus``: the content lemmas naming the topic,
+    in order; ``head``: for ``category`` and ``place`` questions, the class noun the answer
+    is an instance of ("county", "ethnicity"), for ``attribute`` the property ("symptom"),
+    else ""."""
 
     question: str
     kind: str
     focus: tuple[str, ...]
     head: str = ""
+
+
+def _attribute_head(words: list[str], pos: list[str], wh: int) -> int:
+    """Index of N in "what is/are the (ADJ) N of/for/in/at/on Y", else -1: such a question asks
+    for a property of Y (its symptoms, its boiling point, its default timeout), so a passage
+    saying what Y *is* ("Type 2 diabetes is caused by...") does not answer it."""
+    if wh < 0 or words[wh] not in ("what", "which") or wh + 2 >= len(words):
+        return -1
+    if words[wh + 1] not in ("is", "are", "was", "were") or words[wh + 2] != "the":
+        return -1
+    j, head = wh + 3, -1
+    while j < len(words) and pos[j] in ("ADJ", "NOUN", "VERB") and words[j] not in ATTRIBUTE_LINKS:
+        if pos[j] == "NOUN":
+            head = j
+        j += 1
+    return head if head >= 0 and j < len(words) and words[j] in ATTRIBUTE_LINKS else -1
 
 
 def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str, str, set[int]]:
@@ -79,13 +102,22 @@ def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str,
             head_i = -1
     if first in YES_NO_OPENERS:
         return "yesno", "", cue
+    if wh >= 0 and words[wh] == "how" and (after == "to" or after in HOW_MODALS and wh + 2 < len(words)
+                                           and words[wh + 2] in HOW_SUBJECTS):
+        return "procedure", "", cue  # "how to V", "how do I V": steps to follow
+    if wh >= 0 and words[wh:wh + 4] == ["what", "does", "it", "mean"] and words[wh + 4:wh + 5] in (["when"], ["if"]):
+        # "what does it mean when my foot is hot": what the situation signals, a cause
+        cue |= {wh + 3}
+        return "reason", "", cue
     if any(lemmas[i] in DEFINITION_CUES or words[i] in DEFINITION_CUES for i in range(len(words))):
         cue |= {i for i, w in enumerate(words) if w in DEFINITION_CUES or lemmas[i] in DEFINITION_CUES}
         return "definition", "", cue
     if any(w in REASON_CUES for w in words):
         cue |= {i for i, w in enumerate(words) if w in REASON_CUES}
         return "reason", "", cue
-    if first in ("who", "whom", "whose") and after not in ("is", "was", "are"):
+    if first in ("who", "whom", "whose") and (after not in ("is", "was", "are", "were")
+                                              or wh + 2 < len(words) and words[wh + 2] == "the"):
+        # "who was the first woman to...": a person, not what someone is
         return "person", "", cue
     if (wh >= 0 and words[wh] == "when") or (head_i >= 0 and words[head_i] in ("year", "date", "day", "time", "month", "century")):
         if head_i >= 0:
@@ -109,6 +141,9 @@ def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str,
     if head_i >= 0:
         cue.add(head_i)
         return "category", lemmas[head_i], cue
+    attribute = _attribute_head(words, pos, wh)
+    if attribute >= 0:
+        return "attribute", lemmas[attribute], cue  # "what are the symptoms of X": the symptoms, not what X is
     if wh >= 0 and words[wh] in ("what", "who") and after in ("is", "are", "was", "were"):
         return "definition", "", cue  # "what is X?", "who is X?": what X is
     return "description", "", cue
