@@ -17,15 +17,15 @@ proper-noun subject of the sentence or the one before; any other pronoun is no a
 
 The check (``role_agreement``), for each claim frame with arguments:
 
-* **agrees** when a premise frame has the same arguments in the same roles and polarity (any verb, when
-  the claim frame has both: the verb is the word a paraphrase changes most, "beat" for
-  "defeated"; the same verb, when it has one);
+* **agrees** when a premise frame has the same arguments in the same roles and polarity
+  (any verb, when the claim frame has both: the verb is the word a paraphrase changes most,
+  "beat" for "defeated"; the same verb, when it has one);
 * **conflicts** when no frame agrees and either a premise frame states the same (same verb,
   same arguments) with the other polarity ("Mitochondria do not have their own DNA" where
   the passage says they have it; a "not"/"never" on the verb or "no" on its object), or
-  holds the claim's two arguments the other way round (swapped roles), or a premise frame with the same verb gives
-  this role to a different *name* (both proper nouns: "Fleming discovered" where the claim
-  says "Florey discovered"). Common nouns are never a conflict: a paraphrase changes them
+  holds the claim's two arguments the other way round (swapped roles), or a premise frame
+  with the same verb gives this role to a different *name* (both proper nouns: "Fleming
+  discovered" where the claim says "Florey discovered"). Common nouns are never a conflict: a paraphrase changes them
   freely ("pigments" for "anthocyanins"); nor is a name with another verb, which may be
   another event with its own actors (Fleming discovered penicillin, Florey developed it).
 

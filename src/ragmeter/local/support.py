@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -130,13 +130,13 @@ class SemanticMatch:
 
     ``coverage``: rarity-weighted mean credit of the claim's content words (1 if none);
     ``pairs``: rarity-weighted share of neighbouring content-word pairs whose counterparts lie
-    in the same or adjacent candidate sentences; ``contrast``: 1 when some claim word's
-    counterpart is its antonym; ``similarity``: cosine of the claim with its closest
+    in the same or adjacent candidate sentences (``pair_share``); ``contrast``: 1 when the
+    evidence says the antonym of a claim word and never the word (``opposed``); ``similarity``: cosine of the claim with its closest
     candidate sentence (whole-text embeddings); ``missing``: the claim words with no
     counterpart (credit below one half), for reasons; ``weakest``: the lowest credit of a
     content word of the claim (one invented detail in an otherwise faithful claim shows
     here, where the rarity-weighted mean dilutes it); ``together``: neighbouring claim words
-    whose counterparts stand close in one sentence (``_together``).
+    whose counterparts stand close in one sentence (``pair_share``).
     """
 
     coverage: float
@@ -241,16 +241,13 @@ def _match(job: Candidates, encoded: dict[str, WordVectors]) -> SemanticMatch:
     coverage = sum(c * w for c, w in zip(credits, weights)) / sum(weights)
     # pairs among the words that found a counterpart: a missing word already costs through
     # coverage; here only where the found ones lie counts
-    pair_total = pair_found = 0.0
-    for a in range(len(own) - 1):
-        if min(credits[a], credits[a + 1]) < 0.5:
-            continue
-        weight = max(weights[a], weights[a + 1])
-        pair_total += weight
-        if any(abs(x - y) <= 1 for x in located[a] for y in located[a + 1]):
-            pair_found += weight
-    pairs = pair_found / pair_total if pair_total else 1.0
-    together = _together(credits, weights, spots)
+    pairs = pair_share(credits, weights, lambda a, b: any(
+        abs(x - y) <= 1 for x in located[a] for y in located[b]))
+    # stricter: in ONE sentence, close together (a wrong name taken from elsewhere in the
+    # passage finds every word, each in its own sentence, but not side by side)
+    together = pair_share(credits, weights, lambda a, b: any(
+        x[0] == y[0] and abs(x[1] - y[1]) <= TOGETHER_WINDOW
+        for x in spots[a] for y in spots[b]))
     missing = tuple(claim.words[i] for i, c in zip(own, credits) if c < 0.5)
     evidence = [encoded[text].words for text in job.sentences]
     contrast = 1.0 if opposed(claim.words, evidence) else 0.0
@@ -263,16 +260,18 @@ TOGETHER_WINDOW = 6
 """Content words apart, at most, for two counterparts to count as stated together."""
 
 
-def _together(credits: Sequence[float], weights: Sequence[float],
-              spots: Sequence[set[tuple[int, int]]]) -> float:
-    """Rarity-weighted share of the claim's neighbouring content-word pairs (both found)
-    whose counterparts lie in ONE evidence sentence, at most ``TOGETHER_WINDOW`` content
-    words apart.
+def pair_share(credits: Sequence[float], weights: Sequence[float],
+               stated: Callable[[int, int], bool]) -> float:
+    """Rarity-weighted share of the claim's neighbouring content-word pairs (both found:
+    credit at least one half) whose counterparts ``stated(a, b)`` places as the premise
+    states them; 1 when there is no such pair.
 
-    Stricter than ``pairs`` (same or adjacent sentence) on purpose: a wrong entity taken
-    from elsewhere in the passage ("Howard Florey noticed the mould", where Florey only
-    developed the drug two sentences later) or a swapped role finds every word, each in
-    its own sentence; what it cannot find is the words side by side.
+        share = sum_{pairs stated} w_ab / sum_{pairs} w_ab,   w_ab = max(w_a, w_b)
+
+    ``pairs`` asks for the same or adjacent sentences; ``together`` for one sentence, at
+    most ``TOGETHER_WINDOW`` content words apart ("Howard Florey noticed the mould", where
+    Florey only developed the drug two sentences later, finds every word but not side by
+    side).
     """
     total = found = 0.0
     for a in range(len(credits) - 1):
@@ -280,8 +279,7 @@ def _together(credits: Sequence[float], weights: Sequence[float],
             continue
         weight = max(weights[a], weights[a + 1])
         total += weight
-        if any(x[0] == y[0] and abs(x[1] - y[1]) <= TOGETHER_WINDOW
-               for x in spots[a] for y in spots[a + 1]):
+        if stated(a, a + 1):
             found += weight
     return found / total if total else 1.0
 

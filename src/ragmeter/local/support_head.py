@@ -47,9 +47,9 @@ def features(a: Alignment) -> list[float]:
     ``coverage``, ``pairs``, ``entities``, ``values``, ``negation``: the lexical checks.
     ``meaning_coverage``, ``meaning_pairs``: the same read by meaning (word counterparts in
     context), or the lexical values when the claim was not read by meaning.
-    ``weakest``: the lowest credit of a claim word (the lexical coverage when not read). ``no_contrast``: 0 when the evidence states the
-    antonym of a claim word, else 1. ``similarity``: cosine of the claim with its closest evidence
-    sentence (0 when not read). ``read_by_meaning``: 1 when the semantic reading exists
+    ``weakest``: the lowest credit of a claim word (the lexical coverage when not read).
+    ``no_contrast``: 0 when the evidence states the antonym of a claim word, else 1.
+    ``similarity``: cosine of the claim with its closest evidence sentence (0 when not read). ``read_by_meaning``: 1 when the semantic reading exists
     (a claim sharing under a quarter of its words with the premise is not read).
     A claim whose words the premise states all, and together (``found_together``), is not
     read by meaning (the encoder pass is most of the verifier's cost and would find

@@ -402,14 +402,17 @@ class AlignmentVerifier:
                 sims = np.array([float(vectors[s.text] @ vectors[claim])
                                  for s in analyses[premise].sentences])
             out.append(_align(prepared[premise], analyses[claim], sims))
+        # the premise sentences that best carry each claim: both readings below start there
+        ranked = {(p, c): _ranked_sentences(prepared[p], analyses[c])
+                  for (p, c), a in zip(pairs, out) if a.coverage >= self.MIN_COVERAGE}
         if self.semantic:
-            out = self._read_by_meaning(pairs, prepared, analyses, out)
+            out = self._read_by_meaning(pairs, prepared, ranked, out)
         if self.head is not None:
-            out = self._read_roles(pairs, prepared, analyses, out)
+            out = self._read_roles(pairs, prepared, ranked, out)
         return out
 
     def _read_roles(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
-                    analyses: dict[str, Analysis],
+                    ranked: dict[tuple[str, str], list[int]],
                     lexical: list[Alignment]) -> list[Alignment]:
         """Adds the role check (``roles``) to the pairs that share enough with their premise.
 
@@ -435,7 +438,7 @@ class AlignmentVerifier:
                 continue
             sentences = wanted.setdefault(premise, [])
             p = prepared[premise]
-            for i in _ranked_sentences(p, analyses[claim])[: self.CANDIDATES]:
+            for i in ranked[premise, claim][: self.CANDIDATES]:
                 sentence = p.sentences[i]
                 if sentence.text not in sentences and words & set(sentence.words):
                     sentences.append(sentence.text)
@@ -450,7 +453,8 @@ class AlignmentVerifier:
         return out
 
     def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
-                         analyses: dict[str, Analysis], lexical: list[Alignment]) -> list[Alignment]:
+                         ranked: dict[tuple[str, str], list[int]],
+                         lexical: list[Alignment]) -> list[Alignment]:
         """Adds the semantic reading (``support.SemanticMatcher``) to the pairs that need it.
 
         Not needed, so not computed (most of the cost is encoding sentences): when the claim's
@@ -474,11 +478,10 @@ class AlignmentVerifier:
                     a.values < 1 or a.negation < 1 or a.entities < 0.999)):
                 continue
             p = prepared[premise]
-            ranked = _ranked_sentences(p, analyses[claim])[
-                : self.CANDIDATES if a.entities >= 0.999 else 1]
-            if not ranked:
+            best = ranked[premise, claim][: self.CANDIDATES if a.entities >= 0.999 else 1]
+            if not best:
                 continue
-            chosen = sorted(ranked)
+            chosen = sorted(best)
             jobs.append((n, Candidates(
                 claim=claim,
                 sentences=tuple(p.sentences[i].text for i in chosen),
