@@ -69,6 +69,18 @@ def test_shared_subject_semicolon_but_and_possessive() -> None:
     ]
 
 
+def test_a_coordinated_subject_keeps_its_clause_whole() -> None:
+    # "X and Y verb" after "but"/"whereas" is one clause with two subjects; read as a
+    # clause boundary at its "and", it gave "... are excluded, but worn zips." and
+    # "Buckles can be fixed ..."
+    got = claims.extract_claims([
+        "Damage by airlines is excluded, but worn zips and buckles can be fixed for 15 dollars.",
+        "With Light you get a small bag, whereas Classic and Flex also let you take an 8 kg bag."])
+    assert got == [
+        ["Damage by airlines is excluded.", "Worn zips and buckles can be fixed for 15 dollars."],
+        ["With Light you get a small bag.", "Classic and Flex also let you take an 8 kg bag."]]
+
+
 def test_possessive_in_a_copular_complement_points_back() -> None:
     got = claims.extract_claims(["France is in western Europe and Paris is its capital."])
     assert got == [["France is in western Europe.", "Paris is France's capital."]]

@@ -76,6 +76,21 @@ def test_negations(spacy_nlp):
     assert nlp.negations("Einstein was a physicist.") == []
 
 
+def test_negated_words_skip_bounds_and_requirements(spacy_nlp):
+    def negated(text):
+        return list(nlp.analyse([text])[0].sentences[0].negated)
+
+    assert negated("Einstein was not a physicist.") == ["physicist"]
+    assert negated("A trial is available without a credit card.") == ["credit", "card"]
+    # a bound is not a denial: "no more than 4" is "at most 4"
+    assert negated("Give no more than four doses in a day.") == []
+    assert negated("Notify them no later than 72 hours after the breach.") == []
+    # a denial undone by a second one states a requirement
+    assert negated("Viruses cannot reproduce without infecting a host cell.") == []
+    assert negated("Do not give more than 4 doses in any 24 hours.") == []
+    assert negated("He did not win the race.") == ["win", "race"]
+
+
 def test_entities_and_content_words(spacy_nlp):
     assert nlp.normalise_entity("The Oberoi Group's") == "oberoi group"
     assert nlp.normalise_entity("１,０００ Islands") == "1000 islands"  # NFKC + separators

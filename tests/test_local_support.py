@@ -57,6 +57,18 @@ def test_paraphrases_keep_support(verifier):
     assert sum(p >= 0.5 for p in lexical) < len(pairs), lexical
 
 
+def test_restated_denials_and_bounds_keep_support(verifier):
+    premise = ("Do not give more than 4 doses in any 24 hours. The warranty does not cover "
+               "damage caused by airlines. Viruses cannot reproduce without infecting a host cell.")
+    claims = ["Give no more than four doses in a day.",          # bound, not denial
+              "Damage by airlines is excluded.",                 # the claim's own denial
+              "Viruses can only replicate inside a host cell."]  # a requirement
+    alignments = verifier.align([(premise, c) for c in claims])
+    assert [a.negation for a in alignments] == [1.0, 1.0, 1.0]
+    [denied] = verifier.align([(premise, "The warranty covers damage caused by airlines.")])
+    assert denied.negation == 0.0
+
+
 @pytest.mark.parametrize("premise, claim", [
     (TREATY, "The German army was limited to 300,000 soldiers."),            # number
     (TREATY, "The Treaty of Versailles was signed on 28 June 1920."),        # date

@@ -162,7 +162,7 @@ def _subject_verb(toks: "Sequence[Token]", start: int = 0) -> int | None:
     """Index of the finite verb if ``toks[start:]`` opens with a subject and that verb.
 
     Subject: a nominative pronoun, or up to 8 tokens of determiners, adjectives, nouns,
-    numbers, possessives and "of" with a noun or number in them. Up to two adverbs may
+    numbers, possessives, "of", "and" and "or" with a noun or number in them. Up to two adverbs may
     stand before the subject ("then he") and between subject and verb ("also won").
     """
     n = len(toks)
@@ -179,8 +179,13 @@ def _subject_verb(toks: "Sequence[Token]", start: int = 0) -> int | None:
             t = toks[m]
             if t.pos_ in _NP_POS or t.tag_ in ("PRP$", "POS") or t.text in ("-", "'s", "’s"):
                 m += 1
-            elif (t.lower_ == "of" and m > k and m + 1 < n
+            elif t.tag_ in ("VBN", "VBG") and m + 1 < n and toks[m + 1].pos_ in ("NOUN", "ADJ"):
+                m += 1  # a participle before its noun: "worn zips", "running water"
+            elif (t.lower_ in ("of", "and", "or") and m > k and m + 1 < n
                   and (toks[m + 1].pos_ in _NP_POS or toks[m + 1].tag_ == "PRP$")):
+                # "of": "the capital of France"; "and"/"or": a coordinated subject ("worn
+                # zips and buckles can be fixed"): without it the clause after "but" or
+                # "whereas" had no subject and was cut at its "and" into two broken claims
                 m += 1
             else:
                 break

