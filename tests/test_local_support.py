@@ -69,6 +69,19 @@ def test_restated_denials_and_bounds_keep_support(verifier):
     assert denied.negation == 0.0
 
 
+def test_a_figure_stated_elsewhere_for_something_else_breaks_support(verifier):
+    premise = ("Marie Curie shared the 1903 Nobel Prize in Physics with Pierre Curie and Henri "
+               "Becquerel. She then won the 1911 Nobel Prize in Chemistry alone.\n"
+               "The Central Library is open Monday to Friday from 9 am to 8 pm. On Saturdays "
+               "the library opens from 10 am to 5 pm.")
+    wrong_year, right_year, wrong_hour, merged = verifier.align([
+        (premise, "Marie Curie shared the 1911 Nobel Prize in Physics."),   # 1911 is chemistry's
+        (premise, "Marie Curie shared the 1903 Nobel Prize in Physics."),
+        (premise, "On Saturdays the library opens from 10 am to 8 pm."),     # 8 pm is weekdays'
+        (premise, "Marie Curie won Nobel Prizes in 1903 and 1911.")])        # two sentences, merged
+    assert (wrong_year.values, right_year.values, wrong_hour.values, merged.values) == (0.0, 1.0, 0.0, 1.0)
+
+
 @pytest.mark.parametrize("premise, claim", [
     (TREATY, "The German army was limited to 300,000 soldiers."),            # number
     (TREATY, "The Treaty of Versailles was signed on 28 June 1920."),        # date

@@ -582,7 +582,8 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
         coverage=coverage,
         pairs=_pair_coverage(content, premise.windows),
         entities=entities,
-        values=_values(claim, premise.analysis),
+        values=_values(claim, premise.analysis, evidence,
+                       [lex for lex, m in zip(premise.each, match) if m >= RIVAL * match[best]]),
         negation=negation,
         similarity=float(max(0.0, sims[best])) if sims is not None else None,
         anchored=_anchored(claim, ents, evidence),
@@ -643,8 +644,55 @@ def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
     return 1.0
 
 
-def _values(claim: Analysis, premise: Analysis) -> float:
-    """Share of the claim's numbers and dates that the premise states.
+def _claim_values(claim: Analysis) -> list[str]:
+    """The claim's numbers and the year, month and day of its dates, as ``_Lexicon.values``
+    holds a premise's."""
+    values = list(claim.numbers)
+    for d in claim.dates:
+        values.extend(str(int(part)) for part in d.split("-") if part)
+    return list(dict.fromkeys(values))
+
+
+def _is_year(value: str) -> bool:
+    return value.isdigit() and 1000 <= int(value) <= 2100
+
+
+RIVAL = 0.75
+"""A premise sentence stating at least this share of what the claim's evidence sentence
+states of the claim's words is as good a place for the claim's figures: a claim's date is
+often in the sentence before the one holding most of its words ("On 9 November 1989 the
+Wall fell. Crowds crossed the border that night...")."""
+
+
+def contradicted_values(claim: Analysis, evidence: _Lexicon,
+                        rivals: Sequence[_Lexicon] = ()) -> list[str]:
+    """The claim's figures that its evidence gives otherwise: a claim value the evidence
+    does not state (nor restate, ``quantities.restated``) while the evidence states another
+    value of the same kind (a year for a year, a number for a number) that the claim lacks,
+    and that no ``rivals`` (sentences as close to the claim as its evidence, ``RIVAL``)
+    state either.
+
+    The premise may state the claim's figure elsewhere, for something else: "the 1911
+    physics prize" where the passage has "the 1903 Nobel Prize in Physics" and, two
+    sentences on, "the 1911 prize in chemistry"; "open from 10 am to 8 pm on Saturdays"
+    where 8 pm is the weekday closing time and Saturday's sentence says 5 pm. A figure that
+    is merely absent from the evidence (a claim merging two sentences) is not held against
+    the claim here; only one that its evidence contradicts.
+    """
+    mine = _claim_values(claim)
+    others = [v for v in evidence.values if v not in mine]
+    if not others:
+        return []
+    return [v for v in mine
+            if v not in evidence.values and not quantities.restated(v, claim.text, evidence.raw)
+            and any(_is_year(o) == _is_year(v) for o in others)
+            and not any(v in rival.values for rival in rivals)]
+
+
+def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None,
+            rivals: Sequence[_Lexicon] = ()) -> float:
+    """Share of the claim's numbers and dates that the premise states, and that the claim's
+    evidence does not give otherwise (``contradicted_values``).
 
     A number is stated if it equals one of the premise's numbers or a year, month or day of
     one of its dates; a date if some premise date states every field the claim's date does
@@ -661,7 +709,12 @@ def _values(claim: Analysis, premise: Analysis) -> float:
     checks += [any(nlp.date_compatible(d, k) for k in premise.dates)
                or quantities.restated(d, claim.text, premise.text)
                for d in dict.fromkeys(claim.dates)]
-    return sum(checks) / len(checks) if checks else 1.0
+    if not checks:
+        return 1.0
+    stated = sum(checks) / len(checks)
+    if evidence is not None and contradicted_values(claim, evidence, rivals):
+        return 0.0
+    return stated
 
 
 # --- cross-encoder NLI -------------------------------------------------------------------
