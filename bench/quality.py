@@ -32,9 +32,10 @@ Reports, it does not assert:
   beside the careful reader's faithfulness of the same answers (labelled per answer).
 * **Own context-relevance pairs** (``bench/data/context_relevance_pairs.jsonl``: a passage
   that answers the question against one on the same topic, sharing its terms, that does
-  not): the same figures, for two sets reported apart: the first 34 pairs (written after
-  ``ChunkRelevanceScorer``'s first weights were set) and 66 pairs over seven domains
-  (``"set": "ctxrel-2"``, written before the second round of changes).
+  not): the same figures, for three sets reported apart: the first 34 pairs (written after
+  ``ChunkRelevanceScorer``'s first weights were set), 66 pairs over seven domains
+  (``"set": "ctxrel-2"``, written before the second round of changes) and 36 held-out pairs
+  on other topics (``"set": "ctxrel-3"``, written before the third round, scored after it).
 * **Answer relevancy triples** (``bench/data/answer_relevancy_triples.jsonl``: question,
   complete answer, poorer answer that is incomplete, evasive, off-point or padded-but-
   incomplete, often longer): how often local question coverage scores the complete answer
@@ -369,7 +370,8 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
 
     ``written=None``: the first 34 pairs (no ``set`` field, written after the first
     scorer's weights were set); ``written="ctxrel-2"``: the 66 pairs over seven domains
-    written before the second round of changes to ``ChunkRelevanceScorer``."""
+    written before the second round of changes to ``ChunkRelevanceScorer``; ``"ctxrel-3"``: 36
+    pairs on other topics written before the third round and not scored until it was done."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
@@ -405,8 +407,9 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
 
 
 def print_own_pairs(r: dict) -> None:
-    when = ("written after the first weights were set" if r["set"] == "first 34"
-            else "written before the second round of changes, 7 domains")
+    when = {"first 34": "written after the first weights were set",
+            "ctxrel-2": "written before the second round of changes, 7 domains",
+            "ctxrel-3": "held out: written before the third round of changes, scored once after it"}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -598,6 +601,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_own_pairs(out["own_relevance_pairs"])
         out["own_relevance_pairs_2"] = own_pairs(written="ctxrel-2")
         print_own_pairs(out["own_relevance_pairs_2"])
+        out["own_relevance_pairs_3"] = own_pairs(written="ctxrel-3")
+        print_own_pairs(out["own_relevance_pairs_3"])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 

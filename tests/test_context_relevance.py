@@ -198,3 +198,71 @@ def test_cascade_sends_only_the_uncertain_chunk_to_the_llm(server):
     assert len(calls) == 1
     sent = calls[0].json["messages"][-1]["content"]
     assert bad in sent and good not in sent
+
+
+def test_a_name_is_referred_to_by_its_initials_or_its_head_but_not_by_the_word_who():
+    from ragmeter.local import nlp
+    from ragmeter.local.chunk_relevance import referred
+    from ragmeter.local.question_focus import question_focus
+
+    who = question_focus("Where are the headquarters of the World Health Organization?")
+    assert who.phrases == (("world", "health", "organization"),)
+    sentences = nlp.analyse(["The WHO is based in Geneva, Switzerland."])[0].sentences
+    assert referred(who, sentences) == {"world", "health", "organization"}
+    lowercase = nlp.analyse(["Doctors who work in Geneva are well paid."])[0].sentences
+    assert referred(who, lowercase) == frozenset()
+    reef = question_focus("Where is the Great Barrier Reef located?")
+    assert referred(reef, nlp.analyse(["The reef lies in the Coral Sea off Queensland."])[0].sentences) == {
+        "great", "barrier", "reef"}
+    uk = question_focus("When does daylight saving time end in the UK?")
+    assert uk.acronyms == {"uk"}
+    assert referred(uk, nlp.analyse(["In the United Kingdom the clocks go back in October."])[0].sentences) == {"uk"}
+
+
+@pytest.mark.parametrize(("sentence", "says_when"), [
+    ("It was finished in March 1889 for the World's Fair.", True),
+    ("The clocks go back on the last Sunday in October.", True),
+    ("The tower is repainted every seven years.", False),
+    ("Construction took two years.", False),
+])
+def test_a_date_question_is_answered_by_a_point_in_time_not_a_length_of_time(sentence, says_when):
+    from ragmeter.local import nlp
+    from ragmeter.local.chunk_relevance import holds_answer
+    from ragmeter.local.question_focus import question_focus
+
+    asks = question_focus("When was the Eiffel Tower completed?")
+    assert holds_answer(asks, nlp.analyse([sentence])[0].sentences[0], asks.focus) is says_when
+
+
+def test_explanations_are_causal_clauses_and_purposes_of_the_focus_verb():
+    from ragmeter.local.chunk_relevance import explanations
+
+    sentences = ["As days shorten, trees stop producing chlorophyll.", "Cats purr to signal contentment.",
+                 "Inflation happens when demand grows faster than supply.", "Cats purr at 25 to 150 hertz.",
+                 "Lions roar instead of purring."]
+    assert explanations(sentences, ["cats", "purr"]) == set(sentences[:3])
+
+
+def test_meaning_credit_is_linear_between_the_floor_and_full_cosine():
+    from ragmeter.local.chunk_relevance import meaning_credit
+
+    assert [meaning_credit(c) for c in (0.1, 0.25, 0.5, 0.75, 0.9)] == [0.0, 0.0, 0.5, 1.0, 1.0]
+
+
+def test_focus_said_otherwise_counts_in_an_answering_sentence_but_a_missing_name_does_not():
+    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+
+    scorer = ChunkRelevanceScorer()
+    light, about_light = scorer.relevance("How long does it take light from the Sun to reach Earth?", [
+        "Sunlight travels about 150 million kilometres to our planet and arrives roughly 8 minutes and 20 "
+        "seconds after leaving the solar surface.",
+        "Light from the Sun reaches Earth as visible light, ultraviolet and infrared radiation."])
+    assert light.signals.presence > light.signals.spelled
+    assert "counting the words it says otherwise" in light.reason
+    assert light.relevance > about_light.relevance
+    # "nhl" is a name (word weight >= 0.8): college hockey does not stand in for it
+    nhl, college = scorer.relevance("average age of nhl teams", [
+        "The average NHL player is 27 years old.",
+        "The average age of college hockey freshmen is 20 years old."])
+    assert college.signals.presence < 1.0
+    assert nhl.relevance > college.relevance

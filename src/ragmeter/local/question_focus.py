@@ -57,12 +57,17 @@ class QuestionFocus:
     symptoms of X"), yesno or description; ``focus``: the content lemmas naming the topic,
     in order; ``head``: for ``category`` and ``place`` questions, the class noun the answer
     is an instance of ("county", "ethnicity"), for ``attribute`` the property ("symptom"),
-    else ""."""
+    else ""; ``phrases``: the focus words that form one name, adjacent proper nouns
+    ("great barrier reef", "world health organization"), each of two words or more, so a passage may name the whole by its head ("the reef") or its initials
+    ("the WHO"); ``acronyms``: focus words the question writes in capitals ("UK"), which a
+    passage may spell out ("United Kingdom")."""
 
     question: str
     kind: str
     focus: tuple[str, ...]
     head: str = ""
+    phrases: tuple[tuple[str, ...], ...] = ()
+    acronyms: frozenset[str] = frozenset()
 
 
 def _attribute_head(words: list[str], pos: list[str], wh: int) -> int:
@@ -159,6 +164,7 @@ def question_focus(question: str) -> QuestionFocus:
     pos = [t.pos_ for t in tokens]
     kind, head, cue = _classify(words, pos, lemmas)
     focus = []
+    kept: list[int] = []
     for i, t in enumerate(tokens):
         if i in cue or t.is_stop or words[i] in WH_WORDS or words[i] in GENERIC:
             continue
@@ -167,7 +173,20 @@ def question_focus(question: str) -> QuestionFocus:
             # unreliable ("pending" -> "pende") and passages are matched by prefix anyway
             if words[i] and lemmas[i] not in ("do", "be", "have"):
                 focus.append(words[i])
-    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head)
+                kept.append(i)
+    phrases, run = [], []
+    for i in kept:
+        if pos[i] == "PROPN" and run and run[-1] == i - 1:
+            run.append(i)
+            continue
+        if len(run) > 1:
+            phrases.append(tuple(words[j] for j in run))
+        run = [i] if pos[i] == "PROPN" else []
+    if len(run) > 1:
+        phrases.append(tuple(words[j] for j in run))
+    acronyms = frozenset(words[i] for i in kept if 2 <= len(tokens[i].text) <= 5 and tokens[i].text.isupper()
+                         and tokens[i].text.isalpha())
+    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head, tuple(phrases), acronyms)
 
 
 caches.register(question_focus.cache_clear)
