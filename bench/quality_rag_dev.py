@@ -11,8 +11,9 @@ and 3 unfaithful variants of it labelled by kind (``KINDS`` below). Every answer
 faithfulness a careful reader gives it, supported claims / all claims against the contexts:
 ``answer_expected`` on the faithful answer (1.0 but for one row), ``expected`` on each
 variant (0.0 when every claim is wrong, 0.5 for one wrong claim of two, ...). Rows have
-``split``: ``dev`` (seen while the verifier was built) or ``heldout`` (written after its
-thresholds were set, never used to change them); the two are reported apart.
+``split``: ``dev`` (seen while the verifier was built), ``heldout`` (h01-h30, written
+after the head's weights were set; read once since, see ``TITLES``) or ``fresh`` (h31-h50,
+written blind after the last verifier change); each is reported apart.
 ``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
@@ -52,7 +53,14 @@ DATA = HERE / "data" / "rag_dev.jsonl"
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
          "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "fresh")
+TITLES = {
+    "dev": "development part (seen while building the verifier)",
+    "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
+                "were read once, on 2026-11-24, and led to the contradicted-value check)"),
+    "fresh": ("fresh part (h31-h50, written blind after every change of 2026-11-24; "
+              "nobody changing the code has read its scores)"),
+}
 
 
 class RagDevDataError(ValueError):
@@ -245,7 +253,7 @@ def rag_dev(path: Path = DATA, verifier: str = "alignment") -> dict:
 
     rows = load(path)
     out: dict = {"data": str(path), "verifier": verifier}
-    for split in ("dev", "heldout"):
+    for split in SPLITS:
         mine = [r for r in rows if r.get("split") == split]
         if mine:
             out[split] = _split_report(mine, verifier, DEFAULT_BAND)
@@ -253,12 +261,11 @@ def rag_dev(path: Path = DATA, verifier: str = "alignment") -> dict:
 
 
 def print_rag_dev(r: dict) -> None:
-    for split in ("dev", "heldout"):
+    for split in SPLITS:
         s = r.get(split)
         if not s:
             continue
-        title = ("development part (seen while building the verifier)" if split == "dev"
-                 else "held-out part (written after the thresholds were set)")
+        title = TITLES[split]
         print(f"\nRAG dev set, {title}: {s['items']} questions, {s['samples']} samples "
               f"(verifier {r['verifier']}, judge local, {s['seconds']:.1f} s)")
         print(f"{'measure':62} {'local judge':>11} {'careful reader':>14} {'cosine':>7} "
