@@ -31,7 +31,8 @@ from testset_gen.document import Chunk, Document
 from testset_gen.evolutions import EVOLUTION_PROMPTS
 from testset_gen.graph import KnowledgeGraph, build_graph
 from testset_gen.ingest import load_documents
-from testset_gen.llm_generator import Rejection, generate_with_llm, summarise
+from testset_gen.attempts import Rejection
+from testset_gen.llm_generator import generate_with_llm, summarise
 from testset_gen.offline import ShortfallWarning, generate_offline
 from testset_gen.record import Testset
 

@@ -13,7 +13,6 @@ resumed from its journal gives the same records as one that never stopped.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from pydantic import BaseModel, Field
 from ragmeter.errors import JudgeError
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.fencing import DATA_NOTICE, fence
+from testset_gen.attempts import Journal, Rejection, Slot, attempt_slots
 from testset_gen.critic import BATCH, Candidate, Review, Reviews, review_messages, reviews_by_number
 from testset_gen.distribution import plan_counts
 from testset_gen.document import Chunk, Document, content_id
@@ -32,22 +32,6 @@ from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 
 MAX_ATTEMPTS = 3
 """Seeds tried per question before it counts as a shortfall."""
-
-
-@dataclass(frozen=True)
-class Slot:
-    """The *position*-th question of its evolution type; ``index`` is its place in the set."""
-
-    index: int
-    evolution: str
-    position: int
-
-
-@dataclass
-class Rejection:
-    evolution: str
-    question: str
-    reasons: list[str]
 
 
 @dataclass
@@ -141,40 +125,6 @@ def _record(slot: Slot, chunks: tuple[Chunk, ...], written: WrittenQuestion, rev
     )
 
 
-class Journal:
-    """Kept records by slot, appended as they are accepted, read back on resume.
-
-    Each line carries the run's identity (documents and settings); lines of another run in
-    the same file are ignored, so a journal path reused for a different run cannot leak
-    questions into it."""
-
-    def __init__(self, path: Path | None, run: str = "") -> None:
-        self.path = path
-        self.run = run
-
-    def load(self) -> dict[int, TestsetRecord]:
-        if self.path is None or not self.path.exists():
-            return {}
-        out: dict[int, TestsetRecord] = {}
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-                if row.get("run") != self.run:
-                    continue
-                out[int(row["slot"])] = TestsetRecord.model_validate(row["record"])
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short by a crash: that slot is simply redone
-        return out
-
-    def add(self, slot: Slot, record: TestsetRecord) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"run": self.run, "slot": slot.index,
-                                "record": record.model_dump(mode="json")}) + "\n")
-
-
 async def generate_with_llm(
     judge: Judge,
     chunks: Sequence[Chunk],
@@ -191,76 +141,53 @@ async def generate_with_llm(
     on_record: Callable[[int], None] | None = None,
 ) -> LLMGeneration:
     """Write ``size`` questions with ``judge``; see the module docstring."""
-    slots = plan_slots(size, distribution)
-    picker = SeedPicker(chunks, bridges, plan_counts(size, distribution), seed)
-    log = Journal(journal, run)
-    kept: dict[int, TestsetRecord] = {i: r for i, r in log.load().items() if i < len(slots)}
-    if on_record and kept:
-        on_record(len(kept))
-    rejected: list[Rejection] = []
     calls_before = judge.usage.calls
-    gate = asyncio.Semaphore(concurrency)
-    summaries = summaries or {}
+    writer = _EvolutionWriter(judge, SeedPicker(chunks, bridges, plan_counts(size, distribution), seed),
+                              summaries or {})
+    done = await attempt_slots(writer, plan_slots(size, distribution), Journal(journal, run), batch=BATCH,
+                               max_attempts=max_attempts, concurrency=concurrency, on_record=on_record)
+    return LLMGeneration(records=done.records(), shortfall=done.shortfall, rejected=done.rejected,
+                         calls=judge.usage.calls - calls_before)
 
-    async def write(slot: Slot, seeds: tuple[Chunk, ...]) -> WrittenQuestion | str:
+
+class _EvolutionWriter:
+    """``attempts.Writer`` for the seed-chunk evolutions: seeds from ``SeedPicker``, one
+    ``WrittenQuestion`` per call, reviewed by ``critic``."""
+
+    def __init__(self, judge: Judge, picker: SeedPicker, summaries: Mapping[str, str]) -> None:
+        self.judge = judge
+        self.picker = picker
+        self.summaries = summaries
+
+    def pick(self, slot: Slot, attempt: int) -> tuple[Chunk, ...] | None:
+        return self.picker.pick(slot, attempt)
+
+    def unpicked(self, slot: Slot) -> str | None:
+        return None  # no seed of this type: the shortfall says so
+
+    async def write(self, slot: Slot, seeds: tuple[Chunk, ...]) -> WrittenQuestion:
         messages = writing_messages(slot.evolution, [c.text for c in seeds],
-                                    summaries.get(seeds[0].document_id))
-        async with gate:
-            try:
-                return await judge.generate(messages, WrittenQuestion)
-            except JudgeError as exc:
-                return f"{type(exc).__name__}: {exc}"
+                                    self.summaries.get(seeds[0].document_id))
+        return await self.judge.generate(messages, WrittenQuestion)
 
-    async def review(batch: list[Candidate]) -> list[Review | None]:
-        async with gate:
-            try:
-                return reviews_by_number(await judge.generate(review_messages(batch), Reviews), len(batch))
-            except JudgeError:
-                return [None] * len(batch)
+    def question(self, draft: WrittenQuestion) -> str:
+        return draft.question
 
-    pending = [s for s in slots if s.index not in kept]
-    for attempt in range(max_attempts):
-        if not pending:
-            break
-        seeded = [(s, picker.pick(s, attempt)) for s in pending]
-        runnable = [(s, c) for s, c in seeded if c is not None]
-        written = await asyncio.gather(*(write(s, c) for s, c in runnable))
-        candidates: list[tuple[Slot, tuple[Chunk, ...], WrittenQuestion]] = []
-        for (slot, seeds), w in zip(runnable, written):
-            if isinstance(w, str):
-                rejected.append(Rejection(slot.evolution, "", [w]))
-                continue
-            problems = rule_problems(w.question, w.ground_truth)
-            if problems:
-                rejected.append(Rejection(slot.evolution, w.question, problems))
-                continue
-            candidates.append((slot, seeds, w))
-        batches = [candidates[i : i + BATCH] for i in range(0, len(candidates), BATCH)]
-        reviewed = await asyncio.gather(*(
-            review([Candidate(w.question, w.ground_truth, tuple(c.text for c in seeds)) for _, seeds, w in b])
-            for b in batches))
-        for batch, reviews in zip(batches, reviewed):
-            for (slot, seeds, w), r in zip(batch, reviews):
-                if r is None or not r.accepted:
-                    rejected.append(Rejection(slot.evolution, w.question,
-                                              [r.reason if r else "not reviewed (critic call failed or skipped it)"]))
-                    continue
-                record = _record(slot, seeds, w, r, judge.name)
-                kept[slot.index] = record
-                log.add(slot, record)
-                if on_record:
-                    on_record(1)
-        pending = [s for s in pending if s.index not in kept]
+    def problems(self, slot: Slot, seeds: tuple[Chunk, ...], draft: WrittenQuestion) -> list[str]:
+        return rule_problems(draft.question, draft.ground_truth)
 
-    shortfall: dict[str, int] = {}
-    for s in pending:
-        shortfall[s.evolution] = shortfall.get(s.evolution, 0) + 1
-    return LLMGeneration(
-        records=[kept[i] for i in sorted(kept)],
-        shortfall=shortfall,
-        rejected=rejected,
-        calls=judge.usage.calls - calls_before,
-    )
+    async def review(self, batch: Sequence[tuple[Slot, tuple[Chunk, ...], WrittenQuestion]]) -> list[Review | None]:
+        candidates = [Candidate(w.question, w.ground_truth, tuple(c.text for c in seeds)) for _, seeds, w in batch]
+        return reviews_by_number(await self.judge.generate(review_messages(candidates), Reviews), len(batch))
+
+    def verdict(self, slot: Slot, seeds: tuple[Chunk, ...], draft: WrittenQuestion,
+                review: Review | None) -> list[str]:
+        if review is None:
+            return ["not reviewed (critic call failed or skipped it)"]
+        return [] if review.accepted else [review.reason]
+
+    def record(self, slot: Slot, seeds: tuple[Chunk, ...], draft: WrittenQuestion, review: Review) -> TestsetRecord:
+        return _record(slot, seeds, draft, review, self.judge.name)
 
 
 def describe_shortfall(shortfall: Mapping[str, int], requested: Mapping[str, int]) -> str:

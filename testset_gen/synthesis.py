@@ -18,7 +18,6 @@ already done, even with the cache off.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import warnings
@@ -35,7 +34,8 @@ from testset_gen.document import Chunk, content_id
 from testset_gen.enrichment import ChunkProfile, enrich
 from testset_gen.evolutions import refers_to_source
 from testset_gen.graph import KnowledgeGraph
-from testset_gen.llm_generator import Journal, LLMGeneration, Rejection, Slot
+from testset_gen.attempts import Journal, Slot, attempt_slots
+from testset_gen.llm_generator import LLMGeneration
 from testset_gen.personas import (
     DEFAULT_PERSONAS,
     GENERIC_PERSONA,
@@ -275,86 +275,75 @@ async def synthesize(
     styles = assign(len(slots), parse_styles(query_styles), seed, "style")
     lengths = assign(len(slots), parse_lengths(query_lengths), seed, "length")
 
-    log = Journal(journal, run)
-    kept: dict[int, TestsetRecord] = {i: r for i, r in log.load().items() if i < len(slots)}
-    if on_record and kept:
-        on_record(len(kept))
-    rejected: list[Rejection] = []
-    gate = asyncio.Semaphore(concurrency)
+    writer = _SynthesisWriter(judge, graph, by_id, pools, counts, found_personas, styles, lengths, seed)
+    done = await attempt_slots(writer, slots, Journal(journal, run), batch=BATCH, max_attempts=max_attempts,
+                               concurrency=concurrency, on_record=on_record)
+    return SynthesisResult(records=done.records(), shortfall=done.shortfall, rejected=done.rejected,
+                           calls=judge.usage.calls - calls_before, personas=found_personas,
+                           links=prepared.links)
 
-    def pick(slot: Slot, attempt: int) -> tuple[Scenario, Persona] | None:
-        pool = pools.get(slot.evolution) or []
+
+Picked = tuple[Scenario, Persona]
+
+
+class _SynthesisWriter:
+    """``attempts.Writer`` for the synthesizers: a scenario of the slot's synthesizer and a
+    persona matched to its topic, one ``WrittenSample`` per call in the slot's query style and
+    length, reviewed by ``synthesis_critic``."""
+
+    def __init__(self, judge: Judge, graph: KnowledgeGraph, by_id: Mapping[str, Chunk],
+                 pools: Mapping[str, list[Scenario]], counts: Mapping[str, int],
+                 personas: Sequence[Persona], styles: Sequence[str], lengths: Sequence[str],
+                 seed: int) -> None:
+        self.judge = judge
+        self.graph = graph
+        self.by_id = by_id
+        self.pools = pools
+        self.counts = counts
+        self.personas = personas
+        self.styles = styles
+        self.lengths = lengths
+        self.seed = seed
+
+    def pick(self, slot: Slot, attempt: int) -> Picked | None:
+        pool = self.pools.get(slot.evolution) or []
         if not pool:
             return None
-        n = max(1, counts.get(slot.evolution, 1))
+        n = max(1, self.counts.get(slot.evolution, 1))
         scenario = pool[(slot.position + attempt * n) % len(pool)]
         topic = words([scenario.topic, *(t for c in scenario.chunk_ids
-                                         for t in graph.graph.nodes[c].get("themes", []))])
-        rng = random.Random(f"{seed}:{slot.index}:{attempt}:persona")
-        return scenario, match_persona(found_personas, topic, rng)
+                                         for t in self.graph.graph.nodes[c].get("themes", []))])
+        rng = random.Random(f"{self.seed}:{slot.index}:{attempt}:persona")
+        return scenario, match_persona(self.personas, topic, rng)
 
-    async def write(slot: Slot, scenario: Scenario, persona: Persona) -> WrittenSample | str:
-        messages = synthesis_messages(slot.evolution, [by_id[c].text for c in scenario.chunk_ids],
-                                      scenario.topic, persona, styles[slot.index], lengths[slot.index])
-        async with gate:
-            try:
-                return await judge.generate(messages, WrittenSample)
-            except JudgeError as exc:
-                return f"{type(exc).__name__}: {exc}"
+    def unpicked(self, slot: Slot) -> str | None:
+        return _NO_SCENARIO[slot.evolution]
 
-    async def review(batch: list[Draft]) -> list[SampleReview | None]:
-        async with gate:
-            try:
-                return reviews_in_order(await judge.generate(review_messages(batch), SampleReviews), len(batch))
-            except JudgeError:
-                return [None] * len(batch)
+    async def write(self, slot: Slot, picked: Picked) -> WrittenSample:
+        scenario, persona = picked
+        messages = synthesis_messages(slot.evolution, [self.by_id[c].text for c in scenario.chunk_ids],
+                                      scenario.topic, persona, self.styles[slot.index],
+                                      self.lengths[slot.index])
+        return await self.judge.generate(messages, WrittenSample)
 
-    pending = [s for s in slots if s.index not in kept]
-    for attempt in range(max_attempts):
-        if not pending:
-            break
-        runnable = []
-        for s in pending:
-            picked = pick(s, attempt)
-            if picked is None:
-                if attempt == 0:
-                    rejected.append(Rejection(s.evolution, "", [_NO_SCENARIO[s.evolution]]))
-                continue
-            runnable.append((s, *picked))
-        written = await asyncio.gather(*(write(s, sc, p) for s, sc, p in runnable))
-        drafts: list[tuple[Slot, Scenario, Persona, WrittenSample]] = []
-        for (slot, scenario, persona), w in zip(runnable, written):
-            if isinstance(w, str):
-                rejected.append(Rejection(slot.evolution, "", [w]))
-                continue
-            problems = rule_problems(w, scenario, lengths[slot.index])
-            if problems:
-                rejected.append(Rejection(slot.evolution, w.question, problems))
-                continue
-            drafts.append((slot, scenario, persona, w))
-        batches = [drafts[i:i + BATCH] for i in range(0, len(drafts), BATCH)]
-        reviewed = await asyncio.gather(*(
-            review([Draft(w.question, w.ground_truth, tuple(by_id[c].text for c in sc.chunk_ids),
-                          styles[s.index], len(sc.chunk_ids) > 1) for s, sc, _, w in b])
-            for b in batches))
-        for batch, reviews in zip(batches, reviewed):
-            for (slot, scenario, persona, w), r in zip(batch, reviews):
-                problems = (r.problems(len(scenario.chunk_ids) > 1) if r is not None
-                            else ["not reviewed: the critic call failed or skipped it"])
-                if r is None or problems:
-                    rejected.append(Rejection(slot.evolution, w.question, problems))
-                    continue
-                record = _record(slot, scenario, tuple(by_id[c] for c in scenario.chunk_ids), w, r,
-                                 persona, styles[slot.index], lengths[slot.index], judge.name)
-                kept[slot.index] = record
-                log.add(slot, record)
-                if on_record:
-                    on_record(1)
-        pending = [s for s in pending if s.index not in kept]
+    def question(self, draft: WrittenSample) -> str:
+        return draft.question
 
-    shortfall: dict[str, int] = {}
-    for s in pending:
-        shortfall[s.evolution] = shortfall.get(s.evolution, 0) + 1
-    return SynthesisResult(records=[kept[i] for i in sorted(kept)], shortfall=shortfall,
-                           rejected=rejected, calls=judge.usage.calls - calls_before,
-                           personas=found_personas, links=prepared.links)
+    def problems(self, slot: Slot, picked: Picked, draft: WrittenSample) -> list[str]:
+        return rule_problems(draft, picked[0], self.lengths[slot.index])
+
+    async def review(self, batch: Sequence[tuple[Slot, Picked, WrittenSample]]) -> list[SampleReview | None]:
+        drafts = [Draft(w.question, w.ground_truth, tuple(self.by_id[c].text for c in sc.chunk_ids),
+                        self.styles[s.index], len(sc.chunk_ids) > 1) for s, (sc, _), w in batch]
+        return reviews_in_order(await self.judge.generate(review_messages(drafts), SampleReviews), len(batch))
+
+    def verdict(self, slot: Slot, picked: Picked, draft: WrittenSample,
+                review: SampleReview | None) -> list[str]:
+        if review is None:
+            return ["not reviewed: the critic call failed or skipped it"]
+        return review.problems(len(picked[0].chunk_ids) > 1)
+
+    def record(self, slot: Slot, picked: Picked, draft: WrittenSample, review: SampleReview) -> TestsetRecord:
+        scenario, persona = picked
+        return _record(slot, scenario, tuple(self.by_id[c] for c in scenario.chunk_ids), draft, review,
+                       persona, self.styles[slot.index], self.lengths[slot.index], self.judge.name)

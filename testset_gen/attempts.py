@@ -1,0 +1,204 @@
+"""One loop for every LLM question writer: write, check by rule, review in batches, keep.
+
+Both LLM paths of the generator, the seed-chunk evolutions (``llm_generator``) and the
+knowledge-graph synthesizers (``synthesis``), spend their calls the same way, and this is
+where that way lives:
+
+1. each open slot picks what it is written from (``Writer.pick``; attempt *k* picks
+   something else than attempt *k - 1*) and one writing call per slot runs, concurrently;
+2. drafts that break a rule (``Writer.problems``: the answer inside the question, a
+   reference to "the passage", a length off its target...) are dropped before any review
+   call is spent on them;
+3. the rest are reviewed ``batch`` at a time, one critic call per batch;
+4. every accepted draft becomes a record, written to the journal at once, so a run killed
+   mid-way resumes with every record it kept and redoes only the open slots.
+
+A slot still open after ``max_attempts`` rounds is a shortfall: counted and reported by
+type, never padded. Every rejection keeps its reasons, for ``ragmeter generate``'s report.
+A failed writing call rejects that draft (its error as the reason); a failed critic call
+leaves its batch unreviewed, which rejects it too (``Writer.verdict`` with ``None``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Generic, Protocol, Sequence, TypeVar
+
+from ragmeter.errors import JudgeError
+from testset_gen.record import TestsetRecord
+
+
+@dataclass(frozen=True)
+class Slot:
+    """The *position*-th question of its type (an evolution or a synthesizer); ``index`` is
+    its place in the set."""
+
+    index: int
+    evolution: str
+    position: int
+
+
+@dataclass
+class Rejection:
+    """A draft (or a slot that could not be seeded: ``question`` empty) and why it was not kept."""
+
+    evolution: str
+    question: str
+    reasons: list[str]
+
+
+class Journal:
+    """Kept records by slot, appended as they are accepted, read back on resume.
+
+    Each line carries the run's identity (documents and settings); lines of another run in
+    the same file are ignored, so a journal path reused for a different run cannot leak
+    questions into it."""
+
+    def __init__(self, path: Path | None, run: str = "") -> None:
+        self.path = path
+        self.run = run
+
+    def load(self) -> dict[int, TestsetRecord]:
+        if self.path is None or not self.path.exists():
+            return {}
+        out: dict[int, TestsetRecord] = {}
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+                if row.get("run") != self.run:
+                    continue
+                out[int(row["slot"])] = TestsetRecord.model_validate(row["record"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a crash: that slot is simply redone
+        return out
+
+    def add(self, slot: Slot, record: TestsetRecord) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"run": self.run, "slot": slot.index,
+                                "record": record.model_dump(mode="json")}) + "\n")
+
+
+Source = TypeVar("Source")
+Draft = TypeVar("Draft")
+Review = TypeVar("Review")
+
+
+class Writer(Protocol, Generic[Source, Draft, Review]):
+    """What one generator decides inside the loop; the loop decides the rest."""
+
+    def pick(self, slot: Slot, attempt: int) -> Source | None:
+        """What attempt ``attempt`` of ``slot`` is written from; ``None``: nothing can seed it."""
+
+    def unpicked(self, slot: Slot) -> str | None:
+        """The rejection reason for a slot nothing can seed (recorded once), or ``None`` to
+        leave it to the shortfall alone."""
+
+    async def write(self, slot: Slot, source: Source) -> Draft:
+        """One writing call; raises ``JudgeError`` when it fails."""
+
+    def question(self, draft: Draft) -> str:
+        """The draft's question, for rejections."""
+
+    def problems(self, slot: Slot, source: Source, draft: Draft) -> list[str]:
+        """Rule checks before review; an empty list passes."""
+
+    async def review(self, batch: Sequence[tuple[Slot, Source, Draft]]) -> Sequence[Review | None]:
+        """One critic call for the batch, a review per draft in order (``None`` where the
+        critic skipped one); raises ``JudgeError`` when it fails."""
+
+    def verdict(self, slot: Slot, source: Source, draft: Draft, review: Review | None) -> list[str]:
+        """Why the reviewed draft is not kept (``review`` None: not reviewed); empty: keep it."""
+
+    def record(self, slot: Slot, source: Source, draft: Draft, review: Review) -> TestsetRecord:
+        """The kept draft as a test-set record."""
+
+
+@dataclass
+class Attempted:
+    """What the loop kept, by slot index, what it rejected, and the slots left open by type."""
+
+    kept: dict[int, TestsetRecord]
+    rejected: list[Rejection] = field(default_factory=list)
+    shortfall: dict[str, int] = field(default_factory=dict)
+
+    def records(self) -> list[TestsetRecord]:
+        return [self.kept[i] for i in sorted(self.kept)]
+
+
+async def attempt_slots(
+    writer: Writer[Source, Draft, Review],
+    slots: Sequence[Slot],
+    journal: Journal,
+    *,
+    batch: int,
+    max_attempts: int,
+    concurrency: int = 8,
+    on_record: Callable[[int], None] | None = None,
+) -> Attempted:
+    """Fill ``slots`` with ``writer`` (see the module docstring), resuming from ``journal``."""
+    kept = {i: r for i, r in journal.load().items() if i < len(slots)}
+    if on_record and kept:
+        on_record(len(kept))
+    out = Attempted(kept)
+    gate = asyncio.Semaphore(concurrency)
+
+    async def write(slot: Slot, source: Source) -> tuple[Draft | None, str]:
+        async with gate:
+            try:
+                return await writer.write(slot, source), ""
+            except JudgeError as exc:
+                return None, f"{type(exc).__name__}: {exc}"
+
+    async def review(drafts: list[tuple[Slot, Source, Draft]]) -> Sequence[Review | None]:
+        async with gate:
+            try:
+                return await writer.review(drafts)
+            except JudgeError:
+                return [None] * len(drafts)
+
+    pending = [s for s in slots if s.index not in kept]
+    for attempt in range(max_attempts):
+        if not pending:
+            break
+        runnable: list[tuple[Slot, Source]] = []
+        for slot in pending:
+            source = writer.pick(slot, attempt)
+            if source is not None:
+                runnable.append((slot, source))
+            elif attempt == 0 and (reason := writer.unpicked(slot)):
+                out.rejected.append(Rejection(slot.evolution, "", [reason]))
+        written = await asyncio.gather(*(write(slot, source) for slot, source in runnable))
+        drafts: list[tuple[Slot, Source, Draft]] = []
+        for (slot, source), (draft, error) in zip(runnable, written):
+            if draft is None:  # the writing call failed: its error is the reason
+                out.rejected.append(Rejection(slot.evolution, "", [error]))
+                continue
+            problems = writer.problems(slot, source, draft)
+            if problems:
+                out.rejected.append(Rejection(slot.evolution, writer.question(draft), problems))
+                continue
+            drafts.append((slot, source, draft))
+        batches = [drafts[i:i + batch] for i in range(0, len(drafts), batch)]
+        reviewed = await asyncio.gather(*(review(b) for b in batches))
+        for drafted, reviews in zip(batches, reviewed):
+            for (slot, source, draft), r in zip(drafted, reviews):
+                problems = writer.verdict(slot, source, draft, r)
+                if r is None or problems:
+                    out.rejected.append(Rejection(slot.evolution, writer.question(draft),
+                                                  problems or ["not reviewed"]))
+                    continue
+                record = writer.record(slot, source, draft, r)
+                kept[slot.index] = record
+                journal.add(slot, record)
+                if on_record:
+                    on_record(1)
+        pending = [s for s in pending if s.index not in kept]
+    for slot in pending:
+        out.shortfall[slot.evolution] = out.shortfall.get(slot.evolution, 0) + 1
+    return out
