@@ -174,7 +174,8 @@ def question_focus(question: str) -> QuestionFocus:
             if words[i] and lemmas[i] not in ("do", "be", "have"):
                 focus.append(words[i])
                 kept.append(i)
-    phrases, run = [], []
+    phrases: list[tuple[str, ...]] = []
+    run: list[int] = []
     for i in kept:
         if pos[i] == "PROPN" and run and run[-1] == i - 1:
             run.append(i)
