@@ -25,7 +25,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Generic, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
 
 from ragmeter.errors import JudgeError
 from testset_gen.record import TestsetRecord
@@ -76,12 +76,33 @@ class Journal:
         return out
 
     def add(self, slot: Slot, record: TestsetRecord) -> None:
+        self._append({"slot": slot.index, "record": record.model_dump(mode="json")})
+
+    def save(self, key: str, value: Any) -> None:
+        """Keep a value of the run beside its records (profiles, personas: what a resumed run
+        must not pay for twice); ``load`` skips these lines."""
+        self._append({key: value})
+
+    def saved(self, key: str) -> Any:
+        """The last value saved under ``key`` by this run, or None."""
+        if self.path is None or not self.path.exists():
+            return None
+        found = None
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and row.get("run") == self.run and key in row:
+                found = row[key]
+        return found
+
+    def _append(self, row: dict[str, Any]) -> None:
         if self.path is None:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"run": self.run, "slot": slot.index,
-                                "record": record.model_dump(mode="json")}) + "\n")
+            f.write(json.dumps({"run": self.run, **row}) + "\n")
 
 
 Source = TypeVar("Source")

@@ -103,34 +103,6 @@ def plan(size: int, shares: Mapping[str, float]) -> list[Slot]:
     return slots
 
 
-class State:
-    """The run's profiles and personas, journalled beside its records (same file, same run
-    identity; ``Journal.load`` skips these lines)."""
-
-    def __init__(self, path: Path | None, run: str) -> None:
-        self.path, self.run = path, run
-
-    def load(self, key: str) -> Any:
-        if self.path is None or not self.path.exists():
-            return None
-        found = None
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(row, dict) and row.get("run") == self.run and key in row:
-                found = row[key]
-        return found
-
-    def save(self, key: str, value: Any) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps({"run": self.run, key: value}) + "\n")
-
-
 def rule_problems(written: WrittenSample, scenario: Scenario, length: str) -> list[str]:
     """What is wrong with a written record that needs no call to see (empty: nothing).
     No "ends with ?" rule: a web-search query has none."""
@@ -172,8 +144,8 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
     """The fixed cost: profile ``chunks`` (the ones that may seed a question), link them in
     ``graph``, and find the personas: each from the journal when this run already did it,
     the profiles from ``graph`` itself when it was saved from an earlier synthesizer run."""
-    state = State(journal, run)
-    saved = state.load("profiles")
+    state = Journal(journal, run)
+    saved = state.saved("profiles")
     nodes = graph.graph.nodes
     if saved is not None:
         profiles = {k: ChunkProfile.model_validate(v) for k, v in saved.items()}
@@ -197,7 +169,7 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
 
     if personas:
         return Prepared(list(personas), links)
-    saved = state.load("personas")
+    saved = state.saved("personas")
     if saved:
         return Prepared([Persona.model_validate(p) for p in saved], links)
     # document summaries, not chunk summaries: one long document would otherwise fill the
@@ -286,24 +258,21 @@ async def synthesize(
 Picked = tuple[Scenario, Persona]
 
 
+@dataclass
 class _SynthesisWriter:
     """``attempts.Writer`` for the synthesizers: a scenario of the slot's synthesizer and a
     persona matched to its topic, one ``WrittenSample`` per call in the slot's query style and
     length, reviewed by ``synthesis_critic``."""
 
-    def __init__(self, judge: Judge, graph: KnowledgeGraph, by_id: Mapping[str, Chunk],
-                 pools: Mapping[str, list[Scenario]], counts: Mapping[str, int],
-                 personas: Sequence[Persona], styles: Sequence[str], lengths: Sequence[str],
-                 seed: int) -> None:
-        self.judge = judge
-        self.graph = graph
-        self.by_id = by_id
-        self.pools = pools
-        self.counts = counts
-        self.personas = personas
-        self.styles = styles
-        self.lengths = lengths
-        self.seed = seed
+    judge: Judge
+    graph: KnowledgeGraph
+    by_id: Mapping[str, Chunk]
+    pools: Mapping[str, list[Scenario]]
+    counts: Mapping[str, int]
+    personas: Sequence[Persona]
+    styles: Sequence[str]
+    lengths: Sequence[str]
+    seed: int
 
     def pick(self, slot: Slot, attempt: int) -> Picked | None:
         pool = self.pools.get(slot.evolution) or []
