@@ -371,7 +371,9 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     ``written=None``: the first 34 pairs (no ``set`` field, written after the first
     scorer's weights were set); ``written="ctxrel-2"``: the 66 pairs over seven domains
     written before the second round of changes to ``ChunkRelevanceScorer``; ``"ctxrel-3"``: 36
-    pairs on other topics written before the third round and not scored until it was done."""
+    pairs on other topics written before the third round and not scored until it was done;
+    ``"ctxrel-4"``: 45 pairs written blind after the third round, on which the choice between
+    the two answer-type weights measured then was made (``ChunkRelevanceScorer.W_ANSWER_TYPE``)."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
@@ -409,7 +411,8 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
 def print_own_pairs(r: dict) -> None:
     when = {"first 34": "written after the first weights were set",
             "ctxrel-2": "written before the second round of changes, 7 domains",
-            "ctxrel-3": "held out: written before the third round of changes, scored once after it"}[r["set"]]
+            "ctxrel-3": "held out: written before the third round of changes, scored once after it",
+            "ctxrel-4": "held out: written blind after the third round, decided W_ANSWER_TYPE"}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -603,6 +606,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_own_pairs(out["own_relevance_pairs_2"])
         out["own_relevance_pairs_3"] = own_pairs(written="ctxrel-3")
         print_own_pairs(out["own_relevance_pairs_3"])
+        out["own_relevance_pairs_4"] = own_pairs(written="ctxrel-4")
+        print_own_pairs(out["own_relevance_pairs_4"])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 
