@@ -348,6 +348,35 @@ class AlignmentVerifier:
         self.head = (head or DEFAULT_HEAD) if (semantic and learned) else None
         if not semantic:
             self.name = "lexical"
+        # premises recur across calls (the contexts behind faithfulness and context recall,
+        # each chunk for context precision): their look-up tables are built once per analysis
+        self._premises: OrderedDict[str, _Premise] = OrderedDict()
+        self._premises_lock = threading.Lock()
+        caches.track(self)
+
+    PREMISE_CACHE_SIZE = 2_000
+    """Prepared premises kept (least recently used dropped)."""
+
+    def clear_cache(self) -> None:
+        """Forget every prepared premise (``caches.clear_caches`` calls this)."""
+        with self._premises_lock:
+            self._premises.clear()
+
+    def _prepare(self, analysis: Analysis) -> "_Premise":
+        """The premise's look-up tables, from the cache when built from this very analysis
+        (a premise analysed anew, with or without entities, is prepared anew)."""
+        with self._premises_lock:
+            hit = self._premises.get(analysis.text)
+            if hit is not None and hit.analysis is analysis:
+                self._premises.move_to_end(analysis.text)
+                return hit
+        prepared = _Premise(analysis)
+        with self._premises_lock:
+            self._premises[analysis.text] = prepared
+            self._premises.move_to_end(analysis.text)
+            while len(self._premises) > self.PREMISE_CACHE_SIZE:
+                self._premises.popitem(last=False)
+        return prepared
 
     @property
     def encoder(self) -> SentenceEncoder:
@@ -411,7 +440,7 @@ class AlignmentVerifier:
                 s.text for p in premises for s in analyses[p].sentences))
             rows = self.encoder.encode(sentence_texts + claims)
             vectors = dict(zip(sentence_texts + claims, rows))
-        prepared = {p: _Premise(analyses[p]) for p in premises}
+        prepared = {p: self._prepare(analyses[p]) for p in premises}
         out: list[Alignment] = []
         for premise, claim in pairs:
             sims = None
