@@ -145,3 +145,60 @@ def test_cli_reports_the_escalated_share(minilm, tmp_path):
                                         "--judge", f"local+openai:mock@{server.base_url}", "--escalate-band", "0,1"])
     assert done.exit_code == 0, done.output
     assert "2 of 2 verdicts escalated (100%)" in " ".join(done.stdout.split())
+
+
+class _HeldModels:
+    """The local judge's models, with the first model asked for held until ``release``
+    (a batch of one event loop still running when another loop's request arrives)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        from ragmeter.judges.local_solver import LocalModels
+
+        self.inner = LocalModels()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def model(self, kind: str):
+        if not self.entered.is_set():
+            self.entered.set()
+            self.release.wait(timeout=60)
+        return self.inner.model(kind)
+
+
+def test_one_judge_shared_by_threads_with_their_own_event_loops_answers_each(minilm):
+    # Two worker threads, each running its own loop (asyncio.run), share one judge; the
+    # second asks while the first loop's batch is still in the models. Before each loop had
+    # its own queue, the second request was answered by the first loop's drain and its own
+    # loop was never woken: the thread sat at 0% CPU forever.
+    import asyncio
+    import threading
+
+    from ragmeter import aevaluate
+    from ragmeter.judges.local import LocalJudge
+    from ragmeter.judges.local_solver import LocalSolver
+
+    held = _HeldModels()
+    judge = LocalJudge()
+    judge.models, judge.solver = held, LocalSolver(held)  # type: ignore[assignment]
+    results: dict[str, float] = {}
+
+    def run(name: str, answer: str) -> None:
+        result = asyncio.run(aevaluate([record(answer)], ["faithfulness"], judge=judge, cache=False,
+                                       journal=False, show_progress=False))
+        results[name] = result.samples[0].scores["faithfulness"].value
+
+    first = threading.Thread(target=run, args=("first", "Einstein was born on 14 March 1879."), daemon=True)
+    second = threading.Thread(target=run, args=("second", "Einstein was born on 20 March 1879."), daemon=True)
+    first.start()
+    assert held.entered.wait(timeout=60)
+    second.start()
+    second_asked = threading.Event()
+    threading.Timer(1.0, second_asked.set).start()  # the second loop has queued its request
+    second_asked.wait()
+    held.release.set()
+    first.join(timeout=60)
+    second.join(timeout=60)
+    assert not first.is_alive() and not second.is_alive(), "a worker thread never got its answer"
+    assert results == {"first": 1.0, "second": 0.0}

@@ -17,12 +17,13 @@ Three things matter here more than the few lines that call ``encode``:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 import numpy as np
 
@@ -127,6 +128,28 @@ def load_model(model: str | None = None, device: str = "cpu") -> "SentenceTransf
     a server's start-up) pays the load once.
     """
     return _load(model, device).model
+
+
+@contextlib.contextmanager
+def forward_pass(model: str | None = None, device: str = "cpu",
+                 threads: int | None = None) -> "Iterator[SentenceTransformer]":
+    """The shared model of ``load_model``, held for forward passes (``with ... as st:``).
+
+    One forward pass at a time per model: every user of the shared model (the embedder, the
+    local judge's sentence and word encoders) runs it inside this block, because a torch
+    module is not meant to run two passes at once from different threads, and two at once
+    would only fight for the cores. ``threads`` (torch's intra-op threads; None leaves
+    torch's setting alone) is set here, in the thread that runs the model: a worker thread
+    keeps the thread count it saw first, and torch's setting is process-wide anyway.
+    """
+    loaded = _load(model, device)
+    with loaded.lock:
+        if threads is not None:
+            import torch
+
+            if torch.get_num_threads() != threads:
+                torch.set_num_threads(threads)
+        yield loaded.model
 
 
 def loaded_models() -> list[tuple[str, str]]:
@@ -317,15 +340,8 @@ class SentenceTransformerEmbedder:
 
     def _encode_blocking(self, texts: list[str]) -> np.ndarray:
         loaded = _load(self.model, self.device)
-        with loaded.lock:
-            if self.threads is not None:
-                import torch
-
-                # Set in the thread that runs the model: a worker thread keeps the thread
-                # count it saw first, and torch's setting is process-wide anyway.
-                if torch.get_num_threads() != self.threads:
-                    torch.set_num_threads(self.threads)
-            vectors = loaded.model.encode(
+        with forward_pass(self.model, self.device, self.threads) as model:
+            vectors = model.encode(
                 texts,
                 batch_size=self.batch_size,
                 convert_to_numpy=True,

@@ -101,29 +101,41 @@ class LocalModels:
 
 
 class LocalSolver:
-    """Answers tasks with ``models``, batching the requests of concurrent samples."""
+    """Answers tasks with ``models``, batching the requests of concurrent samples.
+
+    One queue per event loop: a judge may be shared by threads that each run their own loop
+    (``asyncio.run`` in worker threads). A request is queued and answered on its caller's
+    loop; the models still run in one worker thread shared by every loop. Why: with one
+    queue for all loops, a request from a second loop joined the first loop's drain, whose
+    answer (set on a future of another loop, from the wrong thread) never woke the waiting
+    loop: worker threads sat at 0% CPU forever (``tests/test_local_judge.py``).
+    """
 
     def __init__(self, models: LocalModels) -> None:
         self.models = models
-        self._pending: deque[_Request] = deque()
-        self._drainer: asyncio.Task[None] | None = None
+        self._queues: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue]" = weakref.WeakKeyDictionary()
+        self._queues_lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="ragmeter-local")
         weakref.finalize(self, self._pool.shutdown, wait=False)
 
     async def solve(self, tasks: Sequence[Task], sections: Sections) -> Solved:
         loop = asyncio.get_running_loop()
+        with self._queues_lock:
+            queue = self._queues.get(loop)
+            if queue is None:
+                queue = self._queues[loop] = _Queue()
         request = _Request(tasks, sections, loop.create_future())
-        self._pending.append(request)
-        if self._drainer is None or self._drainer.done():
-            self._drainer = loop.create_task(self._drain())
+        queue.pending.append(request)
+        if queue.drainer is None or queue.drainer.done():
+            queue.drainer = loop.create_task(self._drain(queue))
         return await request.future
 
-    async def _drain(self) -> None:
+    async def _drain(self, queue: "_Queue") -> None:
         await asyncio.sleep(0)  # let callers already scheduled join the first batch
         loop = asyncio.get_running_loop()
-        while self._pending:
-            batch = [r for r in self._pending if not r.future.done()]
-            self._pending.clear()
+        while queue.pending:
+            batch = [r for r in queue.pending if not r.future.done()]
+            queue.pending.clear()
             if not batch:
                 continue
             try:
@@ -138,6 +150,14 @@ class LocalSolver:
             for request, result in zip(batch, solved):
                 if not request.future.done():
                     request.future.set_result(result)
+
+
+@dataclass
+class _Queue:
+    """One event loop's requests waiting for the models, and the task draining them."""
+
+    pending: deque[_Request] = field(default_factory=deque)
+    drainer: "asyncio.Task[None] | None" = None
 
 
 # --- the batch ---------------------------------------------------------------------------

@@ -5,9 +5,14 @@ Why words in context and not words alone: MiniLM encoding a bare word puts synon
 ("increase"/"decrease" 0.61), and the model's static input table is weaker still
 ("refund"/"money" 0.17). A word's last-layer vector inside its sentence carries the sense
 the sentence gives it, which is what a paraphrase keeps ("100,000 soldiers" beside
-"100,000 men" in a sentence about an army). The same forward pass gives the sentence's
-embedding (mean of its token vectors, as all-MiniLM-L6-v2 pools), so nothing is encoded
-twice.
+"100,000 men" in a sentence about an army). The same forward pass, run through the whole
+sentence-transformers stack (transformer, mean pooling, normalisation), gives the sentence's
+own embedding, the row ``SentenceTransformer.encode`` returns (measured on 394 HaluEval
+texts: equal to 3e-8): so the local judge's sentence encoder (``verifier.SentenceEncoder``)
+takes its rows from here, and a text read both ways (a claim that is also an answer
+clause, a premise sentence that is also a chunk) runs through MiniLM once. Measured in
+bench_local.py's 400 samples: 197 of the 503 texts read for word vectors were also encoded
+as sentences in a second pass.
 
 Words are the tokenizer's own word groups (its pre-tokenizer splits on spaces and
 punctuation; a word's vector is the mean of its word pieces). Texts recur across the claims
@@ -31,11 +36,15 @@ from ragmeter.local.nlp import LocalModelUnavailable
 @dataclass(frozen=True)
 class WordVectors:
     """One text, encoded: its words (lowercased), one unit vector per word (float16 rows),
-    and the text's own unit embedding (``pooled``, float32)."""
+    the text's own unit embedding (``pooled``, float32: the model's mean pooling and
+    normalisation) and whether all of the text was read (``whole``: it fitted in
+    ``max_tokens``; a cut text's ``pooled`` is not the sentence-transformers row, which reads
+    up to the model's own, longer limit)."""
 
     words: tuple[str, ...]
     vectors: np.ndarray
     pooled: np.ndarray
+    whole: bool = True
 
 
 class TokenEncoder:
@@ -48,11 +57,13 @@ class TokenEncoder:
     """
 
     def __init__(self, model: str | None = None, batch_size: int = 32, max_tokens: int = 128,
-                 cache_size: int = 5_000) -> None:
+                 cache_size: int = 5_000, threads: int | None = None) -> None:
         self.model_name = model
         self.batch_size = batch_size
         self.max_tokens = max_tokens
         self.cache_size = cache_size
+        self.threads = threads
+        """torch's intra-op threads for the forward passes (None: torch's own setting)."""
         self._cache: OrderedDict[str, WordVectors] = OrderedDict()
         self._lock = threading.Lock()
         self._model: Any = None
@@ -74,6 +85,18 @@ class TokenEncoder:
                 raise LocalModelUnavailable(str(exc)) from exc
         return self._model
 
+    def fits(self, texts: Sequence[str]) -> list[bool]:
+        """Whether each text's encoding is ``whole``: under ``max_tokens`` tokens, special
+        tokens included (a text of exactly ``max_tokens`` may have been cut, so it does not
+        count). A cached text answers from its encoding."""
+        with self._lock:
+            known = {t: self._cache[t].whole for t in texts if t in self._cache}
+        todo = list(dict.fromkeys(t for t in texts if t not in known))
+        if todo:
+            ids = self._load().tokenizer(todo, truncation=True, max_length=self.max_tokens)
+            known.update((t, len(row) < self.max_tokens) for t, row in zip(todo, ids["input_ids"]))
+        return [known[t] for t in texts]
+
     def encode(self, texts: Sequence[str]) -> list[WordVectors]:
         """The encoding of each text (a blank text has no words and a zero vector)."""
         with self._lock:
@@ -92,23 +115,24 @@ class TokenEncoder:
     def _forward(self, texts: list[str]) -> list[WordVectors]:
         import torch
 
-        model = self._load()
-        tokenizer = model.tokenizer
-        transformer = model[0].auto_model
+        from ragmeter.embedders.sentence_transformer import forward_pass
+
+        tokenizer = self._load().tokenizer
         batch = tokenizer(texts, padding=True, truncation=True, max_length=self.max_tokens,
                           return_tensors="pt", return_offsets_mapping=True)
         offsets = batch.pop("offset_mapping")
-        with torch.inference_mode():
-            hidden = transformer(**batch).last_hidden_state.float().numpy()
+        with forward_pass(self.model_name, threads=self.threads) as model, torch.inference_mode():
+            # the whole stack: token states and the model's own pooled, normalised row
+            features = model.forward(dict(batch))
+            hidden = features["token_embeddings"].float().numpy()
+            rows = features["sentence_embedding"].float().numpy()
         mask = batch["attention_mask"].numpy()
         out: list[WordVectors] = []
         for row, text in enumerate(texts):
             ids = batch.word_ids(row)
             n = int(mask[row].sum())
             states = hidden[row, :n]
-            pooled = states.mean(axis=0)
-            norm = float(np.linalg.norm(pooled))
-            pooled = pooled / norm if norm > 0 and text.strip() else np.zeros_like(pooled)
+            pooled = rows[row] if text.strip() else np.zeros_like(rows[row])
             words: list[str] = []
             vectors: list[np.ndarray] = []
             current, pieces, span = None, [], [0, 0]
@@ -127,7 +151,8 @@ class TokenEncoder:
                 current = wid
             matrix = (np.vstack(vectors).astype(np.float16) if vectors
                       else np.zeros((0, hidden.shape[-1]), dtype=np.float16))
-            out.append(WordVectors(tuple(words), matrix, pooled.astype(np.float32)))
+            out.append(WordVectors(tuple(words), matrix, pooled.astype(np.float32),
+                                   whole=n < self.max_tokens))
         return out
 
 

@@ -33,6 +33,7 @@ from ragmeter.local.support import Candidates, SemanticMatcher
 from ragmeter.local import syntax
 from ragmeter.local.roles import frames, role_agreement
 from ragmeter.local.support_head import DEFAULT_HEAD, SupportHead, features
+from ragmeter.local.token_encoder import TokenEncoder, default_token_encoder
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -51,21 +52,32 @@ class Verifier(Protocol):
 class SentenceEncoder:
     """MiniLM sentence embeddings for the local judges, synchronous and cached by text.
 
-    Encodes through ``SentenceTransformerEmbedder``'s blocking path, so it shares the
-    process-wide model (loaded once, also used by the local embedder), its lock (one forward
-    pass at a time) and its thread setting. Texts recur across the claims of a sample and
-    across metrics, so rows are kept in an LRU cache and each call encodes only the texts
-    it has not seen, in one batched call, longest first (less padding).
+    Shares the process-wide model (loaded once, also used by the local embedder), its lock
+    (one forward pass at a time) and its thread setting. Texts recur across the claims of a
+    sample and across metrics, so rows are kept in an LRU cache and each call encodes only
+    the texts it has not seen, in one batched call, longest first (less padding).
+
+    The rows come from the word encoder's forward pass (``tokens``, a ``TokenEncoder`` of the
+    same model): that pass yields the sentence-transformers row too, and the verifier reads
+    many of the same texts for their word vectors (claims that are answer clauses, premise
+    sentences that are chunks), which then cost no second pass. A text too long for the word
+    encoder's window goes through ``SentenceTransformerEmbedder``'s blocking path (the
+    model's own, longer window).
     """
 
     def __init__(self, model: str | None = None, threads: int | None = None,
-                 batch_size: int = 32, cache_size: int = 20_000) -> None:
+                 batch_size: int = 32, cache_size: int = 20_000,
+                 tokens: TokenEncoder | None = None) -> None:
         from ragmeter.embedders.sentence_transformer import SentenceTransformerEmbedder
 
         self.model = model
         self.cache_size = cache_size
         self._embedder = SentenceTransformerEmbedder(model, threads=threads,
                                                      batch_size=batch_size, micro_batch=False)
+        if tokens is not None and tokens.model_name != model:
+            raise ValueError(f"the word encoder reads {tokens.model_name!r}, not {model!r}")
+        self._tokens = tokens if tokens is not None else (
+            default_token_encoder() if model is None else TokenEncoder(model))
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
         caches.track(self)
@@ -83,6 +95,7 @@ class SentenceEncoder:
     @threads.setter
     def threads(self, threads: int | None) -> None:
         self._embedder.threads = threads
+        self._tokens.threads = threads
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Unit rows, one per text (a blank text gets a zero row)."""
@@ -93,11 +106,15 @@ class SentenceEncoder:
             todo = sorted({t for t in texts if t.strip() and t not in rows}, key=len,
                           reverse=True)
             if todo:
-                try:
-                    fresh = self._embedder._encode_blocking(todo)
-                except EmbedderError as exc:
-                    raise LocalModelUnavailable(str(exc)) from exc
-                rows.update(zip(todo, fresh))
+                whole = [t for t, fits in zip(todo, self._tokens.fits(todo)) if fits]
+                rows.update((t, e.pooled) for t, e in zip(whole, self._tokens.encode(whole)))
+                longer = [t for t in todo if t not in rows]
+                if longer:
+                    try:
+                        fresh = self._embedder._encode_blocking(longer)
+                    except EmbedderError as exc:
+                        raise LocalModelUnavailable(str(exc)) from exc
+                    rows.update(zip(longer, fresh))
             for text, row in rows.items():
                 self._cache[text] = row
                 self._cache.move_to_end(text)
@@ -331,6 +348,35 @@ class AlignmentVerifier:
         self.head = (head or DEFAULT_HEAD) if (semantic and learned) else None
         if not semantic:
             self.name = "lexical"
+        # premises recur across calls (the contexts behind faithfulness and context recall,
+        # each chunk for context precision): their look-up tables are built once per analysis
+        self._premises: OrderedDict[str, _Premise] = OrderedDict()
+        self._premises_lock = threading.Lock()
+        caches.track(self)
+
+    PREMISE_CACHE_SIZE = 2_000
+    """Prepared premises kept (least recently used dropped)."""
+
+    def clear_cache(self) -> None:
+        """Forget every prepared premise (``caches.clear_caches`` calls this)."""
+        with self._premises_lock:
+            self._premises.clear()
+
+    def _prepare(self, analysis: Analysis) -> "_Premise":
+        """The premise's look-up tables, from the cache when built from this very analysis
+        (a premise analysed anew, with or without entities, is prepared anew)."""
+        with self._premises_lock:
+            hit = self._premises.get(analysis.text)
+            if hit is not None and hit.analysis is analysis:
+                self._premises.move_to_end(analysis.text)
+                return hit
+        prepared = _Premise(analysis)
+        with self._premises_lock:
+            self._premises[analysis.text] = prepared
+            self._premises.move_to_end(analysis.text)
+            while len(self._premises) > self.PREMISE_CACHE_SIZE:
+                self._premises.popitem(last=False)
+        return prepared
 
     @property
     def encoder(self) -> SentenceEncoder:
@@ -394,7 +440,7 @@ class AlignmentVerifier:
                 s.text for p in premises for s in analyses[p].sentences))
             rows = self.encoder.encode(sentence_texts + claims)
             vectors = dict(zip(sentence_texts + claims, rows))
-        prepared = {p: _Premise(analyses[p]) for p in premises}
+        prepared = {p: self._prepare(analyses[p]) for p in premises}
         out: list[Alignment] = []
         for premise, claim in pairs:
             sims = None
