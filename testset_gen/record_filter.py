@@ -116,7 +116,10 @@ def unresolved_reference(question: str) -> bool:
     if re.search(r"\b(?:also|too|again|another|as well|the same|the other|later on|meanwhile|"
                  r"instead|afterwards|in a row)\b", question.lower()):
         return True  # "What did Gustave Eiffel also design?": points back at another fact
-    return bool(re.search(r"\b(?:today|here|there|above|below|following|latter|former)\b",
+    # "What does CLI now produce?", "...already use?": true as of the page's writing, a
+    # release or a changelog entry, not a standalone fact
+    return bool(re.search(r"\b(?:today|here|there|above|below|following|latter|former|now|"
+                          r"currently|already|still|recently|no longer|anymore)\b",
                           question.lower()))
 
 
@@ -137,14 +140,16 @@ def subordinate_clause(question: str) -> bool:
                for t in doc)
 
 
-def one_word_person(question: str) -> bool:
+def one_word_person(question: str, name: str = "") -> bool:
     """A person named by one word, not next to another capitalised word: a surname
-    ("...shortly after Burns?")."""
+    ("...shortly after Burns?"). ``name``: a word known not to be a person (the subject
+    the generator read as a software or page name, ``NAME``), which the small tagger calls
+    PERSON in a short question ("What is Typer?")."""
     from ragmeter.local.syntax import parse
 
     doc = parse([question])[0]
     for ent in doc.ents:
-        if ent.label_ != "PERSON" or len(ent) != 1 or ent.start == 0:
+        if ent.label_ != "PERSON" or len(ent) != 1 or ent.start == 0 or ent.text == name:
             continue
         prev = doc[ent.start - 1]
         nxt = doc[ent.end] if ent.end < len(doc) else None
@@ -153,7 +158,14 @@ def one_word_person(question: str) -> bool:
     return False
 
 
-def bare_surname(question: str, contexts: Sequence[str]) -> bool:
+_FUNCTION_WORDS = ("The|A|An|In|On|At|By|For|Of|To|With|From|And|Or|But|If|When|While|This|"
+                   "That|These|Those|Our|Your|Its|Their|His|Her|Use|Using|Install|See|Like|"
+                   "Unlike|Both|All|Every|Each|Some|Many|Most|New|Why|How|What")
+"""Capitalised words before a name that are not a first name ("The OpenAI Python library",
+"Install Kaleido"): sentence openers, articles and imperatives of documentation."""
+
+
+def bare_surname(question: str, contexts: Sequence[str], name: str = "") -> bool:
     """A one-word name that the contexts write as the end of a longer name ("Lagunov" for
     "Vladimir Lagunov", "Burns" for "Arnold Burns"), or a title with one name ("Mrs
     Hodgson"): a reader without the chunk cannot tell who is meant."""
@@ -162,13 +174,14 @@ def bare_surname(question: str, contexts: Sequence[str]) -> bool:
         return True
     joined = " ".join(contexts)
     for m in re.finditer(r"(?<![\w'-])([A-Z][a-z][\w'-]+)\b", question):
-        name = m.group(1)
-        if m.start() == 0:
+        word = m.group(1)
+        if m.start() == 0 or word == name:
             continue
         before, after = question[:m.start()], question[m.end():]
         if re.search(r"[A-Z][\w'.-]*\s+$", before) or re.match(r"\s+[A-Z]", after):
             continue  # part of a longer name in the question itself
-        if re.search(r"\b[A-Z][\w'.-]+\s+" + re.escape(name) + r"\b", joined):
+        if re.search(r"\b(?!(?:" + _FUNCTION_WORDS + r")\s)[A-Z][\w'.-]+\s+" + re.escape(word)
+                     + r"\b", joined):
             return True
     return False
 
@@ -285,8 +298,9 @@ NOT_PEOPLE = re.compile(
 albums, dams and castles PERSON ("Who is the debut studio album by 21 Savage?")."""
 
 PLACE_OR_THING = frozenset({"GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT",
-                            "LAW", "LANGUAGE"})
-"""One-word names a reader can place without a first name (not PERSON, not ORG, not none)."""
+                            "LAW", "LANGUAGE", "NAME"})
+"""One-word names a reader can place without a first name (not PERSON, not ORG, not none).
+"NAME": a word its document writes as a name and no entity covers ("Kaleido", a package)."""
 
 MAX_ANSWER_WORDS = 12
 """A longer answer is a list or a clause, not a fact to check."""
@@ -328,7 +342,8 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or re.search(r"(?<![A-Z][\w'-] )(?<![A-Z][\w'-]{2} )\b[A-Z][a-z]+'s\b", q[1:])
             and not re.search(r"[A-Z][\w'-]+ [A-Z][a-z]+'s\b", q)):  # "Williams's mother"
         reasons.append("unresolved_reference")
-    elif bare_surname(q, f.contexts) or one_word_person(q):
+    elif (bare_surname(q, f.contexts, known := f.subject.strip() if f.subject_label == "NAME" else "")
+          or one_word_person(q, known)):
         reasons.append("unresolved_reference")
     if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
             r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
@@ -372,6 +387,11 @@ def rule_reasons(f: FilterInput) -> list[str]:
                               r"(?:more than|over|about|nearly|almost|around|some|\d)",
                               f.answer.lower()))
                           or len(_words(f.answer)) > MAX_ANSWER_WORDS):
+        reasons.append("ambiguous")
+    elif re.match(r"(?:What|Who) (?:is|was) [A-Z][\w'-]+\?$", q) and re.search(
+            r"\b(?:city|town|village|hamlet|community|suburb|county|neighbou?rhood|township|"
+            r"borough|municipality|parish|district)\b", f.answer.lower()):
+        # "What is Marion?" (a city in Ohio): one-word place names are shared by many places
         reasons.append("ambiguous")
     if f.derived and not _derivation_ok(f):
         reasons.append("derivation_wrong")

@@ -1,0 +1,163 @@
+"""The offline generator on documentation prose: package READMEs and docs pages.
+
+Documentation names its subjects with words no entity tagger knows ("Kaleido", "MessagePack",
+"urllib3") and states requirements, dependencies and licences ("FastAPI depends on Pydantic
+and Starlette"). Each test document below is a sentence of a real README (bench folder
+``docs``) that gave no question, or a bad one, before.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from ragmeter.local.syntax import parse
+from testset_gen.document import Chunk, Document
+from testset_gen.graph import build_graph
+from testset_gen.offline import ShortfallWarning, generate_offline
+from testset_gen.questions import document_names, page_subjects, questions_from_sentence
+from testset_gen.record_filter import FilterInput, rule_reasons
+
+
+def _asked(sentence: str, names: frozenset[str] = frozenset()) -> dict[str, str]:
+    doc = parse([sentence])[0]
+    return {q.text: q.answer for s in doc.sents for q in questions_from_sentence(s, names)}
+
+
+PLOTLY = ("plotly.py supports static image export, using the kaleido package. You can install "
+          "Kaleido with pip. Kaleido requires Chrome or Chromium to generate images.")
+
+
+def test_a_document_names_what_it_writes_capitalised_inside_sentences():
+    names = document_names(PLOTLY + "\n\n# Static Image Export\n\n```\npip install Foo\n```\n")
+    assert {"Kaleido", "Chrome", "Chromium"} <= names
+    # a heading, a code block and a sentence's first word are not evidence of a name
+    assert not {"Static", "Image", "Export", "Foo", "You"} & names
+
+
+def test_a_name_opening_a_sentence_is_asked_about_when_its_document_writes_it():
+    sentence = "Kaleido requires Chrome or Chromium to generate images."
+    # the tagger calls "Kaleido" a noun and "Chrome" a person: without the document's names
+    # nothing names the subject; with them, the object is asked "what" (not "Who does
+    # kaleido require ...?") and the purpose clause stays
+    assert _asked(sentence) == {}
+    assert _asked(sentence, document_names(PLOTLY)) == {
+        "What does Kaleido require to generate images?": "Chrome or Chromium"}
+    # an object that is a whole person's name is still asked "who"
+    assert _asked("Ondřej Čertík hired Aaron Meurer.") == {
+        "Who hired Aaron Meurer?": "Ondřej Čertík", "Who did Ondřej Čertík hire?": "Aaron Meurer"}
+
+
+def test_definitions_of_software_names():
+    names = frozenset({"MessagePack", "JSON"})
+    assert _asked("MessagePack is an efficient binary serialization format.", names) == {
+        "What is MessagePack?": "an efficient binary serialization format"}
+
+
+def test_prepositional_verbs_keep_their_preposition_at_the_end():
+    names = frozenset({"FastAPI", "Pydantic", "Starlette"})
+    assert _asked("FastAPI depends on Pydantic and Starlette.", names) == {
+        "What does FastAPI depend on?": "Pydantic and Starlette"}
+    assert _asked("The LangSmith SDK is licensed under the MIT License.") == {
+        "What is the LangSmith SDK licensed under?": "the MIT License"}
+    # not for a date: "What was SymPy written in?"
+    assert not any(q.endswith(" in?") for q in _asked("SymPy was written in 2007."))
+
+
+def test_a_described_thing_whose_value_is_a_name_or_figure():
+    assert _asked("The primary API for interacting with OpenAI models is the Responses API.") == {
+        "What is the primary API for interacting with OpenAI models?": "the Responses API"}
+    assert _asked("The capital of Poland is Warsaw.") == {"What is the capital of Poland?": "Warsaw"}
+    # a class noun is no value ("every library would do"), a bare name is defined instead
+    assert _asked("The OpenAI Python library is a client for Python.") == {}
+    assert "What is the Eiffel Tower?" in _asked("The Eiffel Tower is the tallest structure in Paris.")
+
+
+def test_software_the_tagger_calls_a_person_is_never_asked_who():
+    # "Who has a community Discord channel for asking questions?" (urllib3, tagged PERSON)
+    asked = _asked("urllib3 has a community Discord channel for asking questions.",
+                   frozenset({"Discord"}))
+    assert not any(q.startswith("Who") for q in asked)
+
+
+def _reasons(question: str, answer: str, sentence: str, context: str | None = None,
+             **extra) -> list[str]:
+    return rule_reasons(FilterInput(question, sentence, answer, (sentence,),
+                                    (context or sentence,), **extra))
+
+
+def test_a_fact_true_as_of_a_release_is_not_standalone():
+    assert "unresolved_reference" in _reasons(
+        "What does CLI now produce?", "JSON consumable output",
+        "CLI now produces JSON consumable output.")
+    assert "unresolved_reference" in _reasons(
+        "Who does much of the Python ecosystem already use?", "urllib3",
+        "Much of the Python ecosystem already uses urllib3.")
+
+
+def test_an_article_before_a_name_is_no_first_name():
+    # "The OpenAI Python library" in the chunk made "OpenAI" look like a surname
+    sentence = "The primary API for interacting with OpenAI models is the Responses API."
+    context = "The OpenAI Python library provides access to the REST API. " + sentence
+    assert _reasons("What is the primary API for interacting with OpenAI models?",
+                    "the Responses API", sentence, context,
+                    subject="the primary API for interacting with OpenAI models") == []
+    # a real first name still makes a bare surname
+    assert "unresolved_reference" in _reasons(
+        "When was Lagunov born?", "1942", "Lagunov was born in 1942.",
+        "Vladimir Lagunov is a footballer. Lagunov was born in 1942.")
+
+
+def test_a_one_word_software_name_is_no_surname():
+    sentence = "Typer is a library for building CLI applications."
+    # the tagger calls "Typer" a person in the question and an organisation in the
+    # statement; as the generator's NAME (the page's subject) it is kept
+    assert _reasons("What is Typer?", "a library", sentence, subject="Typer",
+                    subject_label="NAME") == []
+    assert "unresolved_reference" in _reasons("What is Typer?", "a library", sentence,
+                                              subject="Typer", subject_label="ORG")
+
+
+def test_page_subjects_are_written_often_and_never_after_a_first_name():
+    page = " ".join(["Use Typer to build apps.", "You can run Typer anywhere."] * 3
+                    + ["Apps made with Typer are fast.", "Install it and love Typer."])
+    assert "Typer" in page_subjects(page, document_names(page))
+    surname = page + " The novelist Jane Typer wrote about it."
+    assert "Typer" not in page_subjects(surname, document_names(surname))
+
+
+README = ("# msgpack for Python\n\n"
+          "MessagePack is an efficient binary serialization format. It lets you exchange data "
+          "among multiple languages like JSON.\n\n"
+          "This package provides CPython bindings for reading and writing MessagePack data. "
+          "The msgpack package depends on no other package.\n\n"
+          "```\npip install msgpack\n```\n\n"
+          "MessagePack is licensed under the Apache License (version 2.0). The primary API "
+          "for packing MessagePack data is the packb function of msgpack.\n")
+
+
+def test_a_readme_gives_usable_records_and_no_command_or_heading():
+    document = Document.make(README, "readme_msgpack.md", title="msgpack for Python")
+    chunk = Chunk.make(document, README, 0, 0, len(README), tokens=120)
+    graph = build_graph([document], [chunk], embed=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 6, {"simple": 1.0}, seed=0)
+    questions = {r.question: r.ground_truth for r in result.records}
+    assert questions["What is MessagePack?"] == (
+        "MessagePack is an efficient binary serialization format.")
+    # the bracketed aside is left out of the statement, which is still what the page says
+    assert questions["What is MessagePack licensed under?"] == (
+        "MessagePack is licensed under the Apache License.")
+    for q in questions:
+        assert "pip" not in q and "msgpack for Python" not in q and not q.startswith("Who")
+
+
+def test_a_one_word_place_is_not_defined():
+    # bracketed asides are left out of statements now, and HaluEval's "Marion (...) is a
+    # city in Ohio" gave "What is Marion?": many places share the name
+    assert "ambiguous" in _reasons("What is Marion?", "a city",
+                                   "Marion is a city in Marion County, Ohio.")
+    assert _reasons("What is Macquarie University?", "a public research university",
+                    "Macquarie University is a public research university in Sydney.") == []
