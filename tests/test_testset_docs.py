@@ -161,3 +161,19 @@ def test_a_one_word_place_is_not_defined():
                                    "Marion is a city in Marion County, Ohio.")
     assert _reasons("What is Macquarie University?", "a public research university",
                     "Macquarie University is a public research university in Sydney.") == []
+
+
+def test_a_capitalised_common_noun_is_not_defined():
+    # "What is the Pipeline?" (the Transformers README, which also writes "a pipeline")
+    sentence = "The Pipeline is a high-level inference class."
+    assert "ambiguous" in _reasons("What is the Pipeline?", "a high-level inference class",
+                                   sentence, sentence + " Create a pipeline for any task.")
+    assert _reasons("What is the Drever?", "a breed of dog",
+                    "The Drever is a breed of dog from Sweden.") == []
+
+
+def test_an_answer_naming_an_unnamed_fix_is_vague():
+    # "What will Tidelift coordinate?" - "the fix and disclosure": which fix?
+    assert "unresolved_reference" in _reasons(
+        "What will Tidelift coordinate?", "the fix and disclosure with maintainers",
+        "Tidelift will coordinate the fix and disclosure with maintainers.")

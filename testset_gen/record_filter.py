@@ -59,6 +59,7 @@ tournament race programme program product device system model station league dev
 district constituency season
 application app code package module user client server request response process
 ceremony race victory
+fix bug issue change release update patch feature version
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
@@ -387,6 +388,11 @@ def rule_reasons(f: FilterInput) -> list[str]:
                               r"(?:more than|over|about|nearly|almost|around|some|\d)",
                               f.answer.lower()))
                           or len(_words(f.answer)) > MAX_ANSWER_WORDS):
+        reasons.append("ambiguous")
+    elif (m := re.match(r"What (?:is|was|are|were) the ([A-Z][a-z]+)\?$", q)) and re.search(
+            r"\b" + m.group(1).lower() + r"\b", " ".join(f.contexts)):
+        # "What is the Pipeline?" beside "a pipeline" on the page: a capitalised class or
+        # common noun, one of many, not a name
         reasons.append("ambiguous")
     elif re.match(r"(?:What|Who) (?:is|was) [A-Z][\w'-]+\?$", q) and re.search(
             r"\b(?:city|town|village|hamlet|community|suburb|county|neighbou?rhood|township|"
