@@ -177,3 +177,33 @@ def test_an_answer_naming_an_unnamed_fix_is_vague():
     assert "unresolved_reference" in _reasons(
         "What will Tidelift coordinate?", "the fix and disclosure with maintainers",
         "Tidelift will coordinate the fix and disclosure with maintainers.")
+
+
+@pytest.mark.parametrize("question, answer, sentence, reason", [
+    # the halueval rating of this round (seed 5): definitions the bracket rule let in
+    ("What is the Mood?", "the 5th mini album by South Korean rock band F.T. Island",
+     "The Mood is the 5th mini album by South Korean rock band F.T. Island.", "ambiguous"),
+    ("What was the 2005 Houston Texans season?", "the fourth season in franchise history",
+     "The 2005 Houston Texans season was the fourth season in franchise history.", "ambiguous"),
+    ("Who is the pen name of Margaret Astrid Lindholm Ogden, an American writer?", "Robin Hobb",
+     "Robin Hobb is the pen name of Margaret Astrid Lindholm Ogden, an American writer.",
+     "ambiguous"),
+    ("When was the City founded by Malik Amber?", "1610",
+     "The City was founded in 1610 by Malik Amber.", "unresolved_reference"),
+])
+def test_halueval_misses_of_this_round_are_rejected(question, answer, sentence, reason):
+    assert reason in _reasons(question, answer, sentence)
+
+
+def test_a_surname_the_page_writes_is_not_a_software_name():
+    # "Where was Pettinger born?": a name the page only writes capitalised is no NAME
+    from testset_gen.offline import _ChunkQuestions
+    from testset_gen.questions import Question
+
+    cq = _ChunkQuestions("c", "", [], [], {}, {}, "Notes 3")
+    asked = Question("Where was Pettinger born?", "Edmonton", "Pettinger was born in Edmonton.",
+                     "where", "object", "GPE", "edmonton", topic="Pettinger", topic_label="NAME")
+    assert cq.subject_label(asked) == ""
+    typer = Question("What is Typer?", "a library", "Typer is a library.", "define", "object", "",
+                     "a library", topic="Typer", topic_label="ORG")
+    assert _ChunkQuestions("c", "", [], [], {}, {}, "Typer").subject_label(typer) == "NAME"

@@ -146,7 +146,8 @@ class _ChunkQuestions:
         if (word in re.findall(r"[\w-]+", self.title) or SOFTWARE_NAME.search(word)
                 or word in self.subjects):
             return DOCUMENT_NAME
-        return label
+        # a word the page merely writes capitalised is no proof: "Pettinger", "Handel"
+        return "" if label == DOCUMENT_NAME else label
 
     def full_name(self, name: str) -> str:
         """A one-word name as the chunk writes it in full ("Harrison" -> "George Harrison"),

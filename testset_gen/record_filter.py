@@ -109,9 +109,9 @@ def unresolved_reference(question: str) -> bool:
     words = _words(question)
     if any(w in PRONOUNS for w in words):
         return True
-    for m in re.finditer(r"\bthe\s+([a-z]+)\b(?!\s+(?:of|called|named|who|whom|whose|that|which|where))",
-                         question):
-        noun = m.group(1)
+    for m in re.finditer(r"\bthe\s+([A-Za-z][a-z]+)\b(?!\s+(?:of|called|named|who|whom|whose|that|"
+                         r"which|where|[A-Z0-9]))", question):
+        noun = m.group(1).lower()  # "the City" (a title-cased "city") too
         if noun.rstrip("s") in GENERIC_NOUNS or noun in GENERIC_NOUNS:
             return True
     if re.search(r"\b(?:also|too|again|another|as well|the same|the other|later on|meanwhile|"
@@ -387,10 +387,18 @@ def rule_reasons(f: FilterInput) -> list[str]:
                           or (words and words[0] == "what" and re.match(
                               r"(?:more than|over|about|nearly|almost|around|some|\d)",
                               f.answer.lower()))
-                          or len(_words(f.answer)) > MAX_ANSWER_WORDS):
+                          or len(_words(f.answer)) > MAX_ANSWER_WORDS
+                          # "Who is the pen name of ...?", "What was the 2005 Houston
+                          # Texans season?": a name or a season is not what a "who" or a
+                          # definition asks
+                          or re.match(r"who (?:is|was) the (?:\w+ )?(?:name|nickname)\b", q.lower())
+                          or re.match(r"what (?:is|was) the .* season\?$", q.lower())):
         reasons.append("ambiguous")
-    elif (m := re.match(r"What (?:is|was|are|were) the ([A-Z][a-z]+)\?$", q)) and re.search(
-            r"\b" + m.group(1).lower() + r"\b", " ".join(f.contexts)):
+    elif (m := re.match(r"What (?:is|was|are|were) the ([A-Z][a-z]+)\?$", q)) and (re.search(
+            r"\b" + m.group(1).lower() + r"\b", " ".join(f.contexts)) or re.search(
+            r"\b(?:film|book|novel|album|song|single|series|play|EP|episode|magazine)\b", f.answer)):
+        # ... and "What is the Mood?" (an album), "What is the Unknown?" (a book): a title
+        # that is a common word names many things
         # "What is the Pipeline?" beside "a pipeline" on the page: a capitalised class or
         # common noun, one of many, not a name
         reasons.append("ambiguous")
