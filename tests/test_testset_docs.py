@@ -190,6 +190,8 @@ def test_an_answer_naming_an_unnamed_fix_is_vague():
      "ambiguous"),
     ("When was the City founded by Malik Amber?", "1610",
      "The City was founded in 1610 by Malik Amber.", "unresolved_reference"),
+    ("When was the Board terminated?", "May 20, 1926",
+     "The Board was terminated on May 20, 1926.", "unresolved_reference"),
 ])
 def test_halueval_misses_of_this_round_are_rejected(question, answer, sentence, reason):
     assert reason in _reasons(question, answer, sentence)
@@ -207,3 +209,20 @@ def test_a_surname_the_page_writes_is_not_a_software_name():
     typer = Question("What is Typer?", "a library", "Typer is a library.", "define", "object", "",
                      "a library", topic="Typer", topic_label="ORG")
     assert _ChunkQuestions("c", "", [], [], {}, {}, "Typer").subject_label(typer) == "NAME"
+
+
+def test_a_span_question_reads_the_same_subject_label():
+    # "For how many years did Devonshire win eight caps for England?": the duration path
+    # kept the page-name label that the simple path had stopped trusting
+    from testset_gen.offline import _ChunkQuestions, _spans
+    from testset_gen.questions import Question
+
+    sentence = "Devonshire won eight caps for England between 1980 and 1983."
+    asked = Question("For how many years did Devonshire win eight caps for England?", "3 years",
+                     sentence, "how many years", "object", "DATE", "3 years",
+                     topic="Devonshire", topic_label="NAME", span_years=3)
+    cq = _ChunkQuestions("c", "His son, Alan Devonshire, was capped. " + sentence, [asked],
+                         [sentence], {}, {}, "Notes 3")
+    (candidate,) = _spans(cq)
+    assert candidate.subject_label == ""
+    assert "unresolved_reference" in rule_reasons(candidate.filter_input([cq.text]))

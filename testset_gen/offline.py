@@ -344,7 +344,7 @@ def _spans(cq: _ChunkQuestions) -> list[_Candidate]:
         out.append(_Candidate("reasoning", text, f"{q.answer}. {q.statement}", (cq.chunk_id,), (
             ("answer", q.answer), ("template", "span_years"),
             ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
-            subject=_subject_of(q), derived="span", subject_label=q.topic_label))
+            subject=_subject_of(q), derived="span", subject_label=cq.subject_label(q)))
     return out
 
 

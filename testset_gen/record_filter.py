@@ -60,6 +60,7 @@ district constituency season
 application app code package module user client server request response process
 ceremony race victory
 fix bug issue change release update patch feature version
+board
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
