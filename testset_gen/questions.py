@@ -19,6 +19,16 @@ PERSON -> who (an agent "by" -> "By whom"); an ORG subject -> which organisation
 (GPE/LOC/FAC) after in/at/near/on/to/into -> where; a CARDINAL counting a plural noun ->
 how many; a QUANTITY measuring an adjective -> how + adjective; other objects -> what.
 
+Documentation prose names its subjects with words no entity tagger knows: a word the
+statement's document writes capitalised inside a prose sentence (``document_names``) counts
+as a name where it opens one ("Kaleido requires Chrome or Chromium to generate images." ->
+"What does Kaleido require to generate images?"). A verb that takes its preposition with
+it keeps it at the end ("FastAPI depends on Pydantic and Starlette." -> "What does FastAPI
+depend on?"), and a described thing whose value is a name or a figure is asked for it ("The
+primary API for interacting with OpenAI models is the Responses API." -> "What is the
+primary API for interacting with OpenAI models?"). A subject whose head is a common noun
+that a name only modifies ("X.509 API requests") is asked nothing else: it is one of many.
+
 A statement is skipped (never forced) when the result would not be a clean, standalone
 question: no single finite main verb, an expletive or pronoun subject, a negation, a
 fronted clause the rules cannot move, a constituent that is not a contiguous subtree, a
