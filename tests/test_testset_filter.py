@@ -168,10 +168,11 @@ def test_a_clean_question_passes_and_any_resolved_pronoun_is_dropped():
                     "The Eiffel Tower was completed in 1889.", subject="the Eiffel Tower") == []
     # even after a sentence naming one person: in HaluEval's passages that rule resolved
     # "He" to the wrong person 5 times in 19
-    context = "Fu Manchu is an American stoner rock band. He currently serves as CEO of Lionsgate."
-    assert _reasons("Who currently serves as CEO of Lionsgate?", "Fu Manchu",
-                    "He currently serves as CEO of Lionsgate.", context,
-                    "Fu Manchu currently serves as CEO of Lionsgate.",
+    # ("currently" is left out: it alone makes the question not standalone now)
+    context = "Fu Manchu is an American stoner rock band. He serves as CEO of Lionsgate."
+    assert _reasons("Who serves as CEO of Lionsgate?", "Fu Manchu",
+                    "He serves as CEO of Lionsgate.", context,
+                    "Fu Manchu serves as CEO of Lionsgate.",
                     subject="Fu Manchu") == ["rewritten_statement"]
 
 

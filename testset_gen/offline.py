@@ -58,7 +58,9 @@ from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
-from testset_gen.questions import MEDIA_NOUNS, Question, descriptor, questions_from_sentence
+from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, SOFTWARE_NAME, Question,
+                                   descriptor, document_names, page_subjects,
+                                   questions_from_sentence)
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
 from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
@@ -127,6 +129,25 @@ class _ChunkQuestions:
     sentences: list[str]
     names: dict[str, str]  # normalise_entity(surface) -> the graph's canonical norm
     labels: dict[str, str]  # canonical norm -> label
+    title: str = ""  # the document's title ("FastAPI", "Notes 3")
+    subjects: frozenset[str] = frozenset()  # one-word names the document is about
+
+    def subject_label(self, q: Question) -> str:
+        """The label the filter reads for a question's subject: the tagger's, except that a
+        one-word name that is plainly not a surname is ``NAME`` - the page's own subject (a
+        word of its title, or a name the page writes often and never after a first name:
+        "Typer" in the Typer README, ``page_subjects``) or a name spelled like software
+        ("FastAPI", "MessagePack", "urllib3") - when the tagger does not call it a person.
+        The filter asks a lone surname nothing ("Who did Donahue replace?")."""
+        label = q.topic_label if q.role == "object" else ""
+        word = q.topic.strip()
+        if label == "PERSON" or " " in word or not word:
+            return label
+        if (word in re.findall(r"[\w-]+", self.title) or SOFTWARE_NAME.search(word)
+                or word in self.subjects):
+            return DOCUMENT_NAME
+        # a word the page merely writes capitalised is no proof: "Pettinger", "Handel"
+        return "" if label == DOCUMENT_NAME else label
 
     def full_name(self, name: str) -> str:
         """A one-word name as the chunk writes it in full ("Harrison" -> "George Harrison"),
@@ -146,12 +167,23 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
     texts = [graph.node(c)["text"] for c in chunk_ids]
     # one parse of each chunk serves both the clause rules and the sentence list
     chunk_docs = parse(texts)
-    claims = [[cl.text for cl in cls if cl.kind == "claim"]
+    # a bracketed aside is left out of the statement ("plotly.py supports static image
+    # export (version 1.0 or greater)"): the question rules skip a sentence with brackets,
+    # and the statement without its aside is still what the sentence says
+    claims = [[re.sub(r"\s*\([^()]*\)", "", cl.text) for cl in cls if cl.kind == "claim"]
               for cls in clauses_of(texts, docs=chunk_docs)]
     flat = list(dict.fromkeys(t for cs in claims for t in cs))
     docs = dict(zip(flat, parse(flat)))
+    doc_names: dict[str, frozenset[str]] = {}
+    doc_subjects: dict[str, frozenset[str]] = {}
     out: list[_ChunkQuestions] = []
     for cid, text, cs, cdoc in zip(chunk_ids, texts, claims, chunk_docs):
+        doc_id = str(graph.node(cid).get("document_id", ""))
+        if doc_id not in doc_names:
+            whole = str(graph.node(doc_id).get("text", "")) if doc_id else text
+            doc_names[doc_id] = document_names(whole)
+            doc_subjects[doc_id] = page_subjects(whole, doc_names[doc_id])
+        known = doc_names[doc_id]
         entities = graph.node(cid).get("entities", [])
         names = {normalise_entity(e["text"]): e["norm"] for e in entities}
         names.update({e["norm"]: e["norm"] for e in entities})
@@ -159,12 +191,13 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
         qs: list[Question] = []
         for claim in cs:
             for sent in docs[claim].sents:
-                qs.extend(questions_from_sentence(sent))
+                qs.extend(questions_from_sentence(sent, known))
         # the chunker's sentence rules, not spaCy's: spaCy runs a heading into the sentence
         # under it ("Mount Vesuvius\n\nMount Vesuvius destroyed Pompeii"), a paragraph
         # break does not
+        title = str(graph.node(doc_id).get("title") or "") if doc_id else ""
         out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in sentence_spans(text)],
-                                   names, labels))
+                                   names, labels, title, doc_subjects[doc_id]))
     return out
 
 
@@ -221,7 +254,7 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
         out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
             ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
-            subject=_subject_of(q), subject_label=q.topic_label if q.role == "object" else "",
+            subject=_subject_of(q), subject_label=cq.subject_label(q),
             rank=1 if q.wh == "define" else 0))  # a definition only when nothing else
     return out
 
@@ -311,7 +344,7 @@ def _spans(cq: _ChunkQuestions) -> list[_Candidate]:
         out.append(_Candidate("reasoning", text, f"{q.answer}. {q.statement}", (cq.chunk_id,), (
             ("answer", q.answer), ("template", "span_years"),
             ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
-            subject=_subject_of(q), derived="span", subject_label=q.topic_label))
+            subject=_subject_of(q), derived="span", subject_label=cq.subject_label(q)))
     return out
 
 

@@ -19,6 +19,16 @@ PERSON -> who (an agent "by" -> "By whom"); an ORG subject -> which organisation
 (GPE/LOC/FAC) after in/at/near/on/to/into -> where; a CARDINAL counting a plural noun ->
 how many; a QUANTITY measuring an adjective -> how + adjective; other objects -> what.
 
+Documentation prose names its subjects with words no entity tagger knows: a word the
+statement's document writes capitalised inside a prose sentence (``document_names``) counts
+as a name where it opens one ("Kaleido requires Chrome or Chromium to generate images." ->
+"What does Kaleido require to generate images?"). A verb that takes its preposition with
+it keeps it at the end ("FastAPI depends on Pydantic and Starlette." -> "What does FastAPI
+depend on?"), and a described thing whose value is a name or a figure is asked for it ("The
+primary API for interacting with OpenAI models is the Responses API." -> "What is the
+primary API for interacting with OpenAI models?"). A subject whose head is a common noun
+that a name only modifies ("X.509 API requests") is asked nothing else: it is one of many.
+
 A statement is skipped (never forced) when the result would not be a clean, standalone
 question: no single finite main verb, an expletive or pronoun subject, a negation, a
 fronted clause the rules cannot move, a constituent that is not a contiguous subtree, a
@@ -157,7 +167,7 @@ def _finish(text: str) -> str:
     return text[:1].upper() + text[1:] + "?"
 
 
-def _lower_first(toks: "Sequence[Token]", text: str) -> str:
+def _lower_first(toks: "Sequence[Token]", text: str, names: frozenset[str] = frozenset()) -> str:
     """Lowercase a sentence-initial word moved inside the question ("The tower" -> "the
     tower", "In 1903" -> "in 1903"), but not a name or "I" ("The" of "The Eiffel Tower" is
     lowercased all the same)."""
@@ -166,7 +176,8 @@ def _lower_first(toks: "Sequence[Token]", text: str) -> str:
     first = toks[0]
     titled = len(toks) > 1 and toks[1].is_title  # "Too Many Requests": a name
     if first.lower_ == "the" or (first.pos_ != "PROPN" and not first.ent_type_
-                                 and first.text != "I" and not titled):
+                                 and first.text != "I" and not titled
+                                 and not _known_name(first, names)):
         return text[:1].lower() + text[1:]
     return text
 
@@ -189,11 +200,20 @@ def _entity_of(tok: "Token") -> "Span | None":
     return None
 
 
-def _has_name(toks: "Sequence[Token]") -> bool:
+def _has_name(toks: "Sequence[Token]", names: frozenset[str] = frozenset()) -> bool:
     """A named entity, or a proper noun that is not just a capitalised first word (the tagger
-    calls "Uncle" in "Uncle started a company." a proper noun)."""
+    calls "Uncle" in "Uncle started a company." a proper noun), or a first word that its
+    document writes capitalised inside sentences too (``names``: "Kaleido requires Chrome"
+    when the page says "install Kaleido" elsewhere)."""
     return any(t.ent_type_ in NAME_LABELS or (t.pos_ == "PROPN" and t.i != t.sent.start)
-               for t in toks)
+               or _known_name(t, names) for t in toks)
+
+
+def _known_name(tok: "Token", names: frozenset[str]) -> bool:
+    """A word its document writes, capitalised, in the middle of a sentence (the tagger
+    calls an unknown first word a noun as often as a proper noun: "Kaleido requires")."""
+    return (tok.pos_ in ("PROPN", "NOUN") and tok.text[:1].isupper() and tok.text in names
+            and not tok.is_stop)
 
 
 def _is_date(ent: "Span") -> bool:
@@ -213,9 +233,10 @@ class _Clause:
     aux: int | None  # index of the auxiliary (or copula) that inverts; None: do-support
     after: "list[Token]"  # after the verb, final punctuation dropped
     statement: str
+    names: frozenset[str] = frozenset()  # the document's names (``_known_name``)
 
 
-def _clause(sent: "Span") -> _Clause | None:
+def _clause(sent: "Span", names: frozenset[str] = frozenset()) -> _Clause | None:
     root = sent.root
     if root.pos_ not in ("VERB", "AUX") or sum(1 for t in sent if t.dep_ == "ROOT") != 1:
         return None
@@ -267,7 +288,7 @@ def _clause(sent: "Span") -> _Clause | None:
     while after and after[-1].is_punct:
         after = after[:-1]
     statement = sent.text.strip()
-    return _Clause(sent, root, subject, fronted, middle, aux, after, statement)
+    return _Clause(sent, root, subject, fronted, middle, aux, after, statement, names)
 
 
 def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
@@ -277,7 +298,7 @@ def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
     the remainder the declarative without the dropped part ("the Eiffel Tower was
     completed").
     """
-    subject_text = _lower_first(c.subject, render(c.subject))
+    subject_text = _lower_first(c.subject, render(c.subject), c.names)
     if drop:  # the commas that set the asked part off go with it
         lo, hi = min(drop), max(drop)
         drop = drop | {t.i for t in c.sent if t.text == "," and t.i in (lo - 1, hi + 1)}
@@ -303,7 +324,7 @@ def _declarative(c: _Clause) -> str:
     """The statement as a clause: no capital unless a name opens it, no full stop, a fronted
     phrase moved to the end ("In 1903, Marie Curie won..." -> "Marie Curie won ... in 1903")."""
     moved = [t for part in c.fronted for t in part]
-    return _join(_lower_first(c.subject, render(c.subject)), render(c.middle), c.root.text,
+    return _join(_lower_first(c.subject, render(c.subject), c.names), render(c.middle), c.root.text,
                  render(c.after), _lower_first(moved, render(moved)))
 
 
@@ -323,8 +344,11 @@ def _subject_questions(c: _Clause) -> list[Question]:
         if c.root.lemma_ == "be" and any(ch.dep_ == "attr" and any(
                 d.lower_ in ("a", "an") for d in ch.children) for ch in c.root.children):
             return out  # "Who was a physicist?": many answers
-        if not _has_name(pred_toks + moved):
+        if not _has_name(pred_toks + moved, c.names):
             return out
+        if ent.label_ == "PERSON" and len(ent) == 1 and (
+                _known_name(head, c.names) or not ent.text[:1].isupper()):
+            return out  # software the tagger calls a person: "Who has a Discord channel?"
         if ent.label_ == "ORG" and not _ORG_WORDS.search(ent.text):
             return out  # the small model calls people and titles ORG: "Which organisation lives in Panem?"
         wh = {"PERSON": "who", "ORG": "which organisation"}.get(ent.label_, "what")
@@ -336,7 +360,7 @@ def _subject_questions(c: _Clause) -> list[Question]:
         return out
     # a count in the subject: "About seven million people visit ..."
     nums = [t for t in c.subject if t.ent_type_ == "CARDINAL" and t.head.i == head.i]
-    if nums and head.tag_ in ("NNS", "NNPS") and _has_name(pred_toks + moved):
+    if nums and head.tag_ in ("NNS", "NNPS") and _has_name(pred_toks + moved, c.names):
         ent = _entity_of(nums[0])
         if ent is None:
             return out
@@ -358,18 +382,26 @@ def _subject_questions(c: _Clause) -> list[Question]:
 
 def _object_questions(c: _Clause) -> list[Question]:
     out: list[Question] = []
-    if not _has_name(c.subject):
+    if not _has_name(c.subject, c.names):
         return out  # "When was the tower completed?" names nothing: it needs its chunk
+    head = next((t for t in c.subject if t.dep_ in ("nsubj", "nsubjpass")), c.subject[-1])
+    # a common noun that a name only modifies ("X.509 API requests", "an LLM judge", "the
+    # 1926 Navy Midshipmen football team") is one of many, or the page's own: asked only
+    # for what it is described as being ("What is the primary API for ...?")
+    common_head = not (head.ent_type_ in NAME_LABELS or head.pos_ == "PROPN"
+                       or _known_name(head, c.names))
     if any(ch.dep_ == "conj" and ch.pos_ in ("VERB", "AUX") for ch in c.root.children):
         return out  # "X absorbs blue light and reflects green": inversion breaks the second
     topic_ent = _entity_of(c.subject[-1])
     topic_norm = normalise_entity(render(c.subject)) if topic_ent is not None else ""
     topic_label = topic_ent.label_ if topic_ent is not None else ""
+    if topic_ent is None and _named_by_document(c):
+        topic_norm, topic_label = normalise_entity(render(c.subject)), DOCUMENT_NAME
 
     def add(wh_phrase: str, wh: str, drop: list["Token"], answer: str, label: str,
-            span_years: int | None = None) -> None:
+            span_years: int | None = None, tail: str = "") -> None:
         body, subject_text, remainder = _asked_clause(c, {t.i for t in drop})
-        text = _finish(_join(wh_phrase, body))
+        text = _finish(_join(wh_phrase, body, tail))
         out.append(Question(text=text, answer=answer, statement=c.statement, wh=wh,
                             role="object", label=label, answer_norm=normalise_entity(answer),
                             topic=subject_text, topic_norm=topic_norm,
@@ -386,6 +418,8 @@ def _object_questions(c: _Clause) -> list[Question]:
     attribute = c.aux == c.root.i and any(ch.dep_ == "attr" for ch in c.root.children)
     constituents = [ch for ch in c.root.children if ch.i > c.root.i or ch.i in fronted]
     for ch in constituents:
+        if common_head and ch.dep_ != "attr":
+            continue
         if ch.dep_ in ("prep", "agent"):
             objs = [g for g in ch.children if g.dep_ == "pobj"]
             if len(objs) != 1:
@@ -404,6 +438,20 @@ def _object_questions(c: _Clause) -> list[Question]:
                 continue
             if _span_years(pp) is not None:
                 continue  # asked as a duration below
+            if ((c.root.lemma_.lower(), prep) in PREPOSITIONAL_VERBS and ch.i == c.root.i + 1
+                    and pp[-1].i == c.after[-1].i and not c.fronted
+                    and not any(g.dep_ in ("dobj", "attr", "xcomp", "ccomp", "dative")
+                                for g in c.root.children)
+                    and (ent is None or ent.label_ not in ("DATE", "TIME", "CARDINAL",
+                                                           "PERSON", "GPE", "LOC"))):
+                # "FastAPI depends on Pydantic and Starlette." -> "What does FastAPI depend
+                # on?": the preposition stays with its verb, at the end, as English asks it
+                add("What", "what", pp, phrase, ent.label_ if ent is not None else "",
+                    tail=prep)
+                continue
+            if ((c.root.lemma_.lower(), prep) in PREPOSITIONAL_VERBS and ent is not None
+                    and ent.label_ in ("GPE", "LOC", "PERSON")):
+                continue  # "implemented in C++" (tagged a place): not "Where is X implemented?"
             if ent is None or not (ent.start <= pobj.i < ent.end) or attribute:
                 continue
             if ent.label_ == "DATE" and prep in WHEN_PREPS and _is_date(ent):
@@ -418,8 +466,13 @@ def _object_questions(c: _Clause) -> list[Question]:
             obj = _subtree(ch)
             if obj is None or ch.pos_ == "PRON" or any(t.lower_ in ("same", "such") for t in obj):
                 continue  # "the same zipcode as Collins": the "as" part stays behind
-            if any(g.dep_ in ("xcomp", "ccomp", "oprd") for g in c.root.children):
+            if any(g.dep_ in ("xcomp", "ccomp", "oprd") for g in c.root.children) and not (
+                    c.root.lemma_ in PURPOSE_VERBS and all(
+                        g.dep_ != "xcomp" or g.i > ch.i and _to_infinitive(g)
+                        for g in c.root.children if g.dep_ in ("xcomp", "ccomp", "oprd"))):
                 continue  # "tells a client to slow down": "What does it tell to slow down?"
+                # but "uses Black to format the code" says what the object is for:
+                # "What does fsspec use to format the code?"
             if any(g.dep_ not in ("prt", "punct") and c.root.i < g.i < ch.i
                    for g in c.root.children):
                 continue  # "Macau elects on national level a legislature": an object moved
@@ -450,8 +503,31 @@ def _object_questions(c: _Clause) -> list[Question]:
             if ent is not None and ent.label_ in ("DATE", "TIME", "CARDINAL", "MONEY",
                                                   "PERCENT", "QUANTITY", "ORDINAL"):
                 continue
-            wh = "who" if ent is not None and ent.label_ == "PERSON" else "what"
+            person = ent is not None and ent.label_ == "PERSON"
+            if person and (len(ent) < 2 or render(obj) not in (ent.text, "the " + ent.text)):
+                # a one-word "person" is as often a product ("requires Chrome or Chromium":
+                # "Who does Kaleido require?"); only a full name is asked "who", a word the
+                # document writes as a name is asked "what", anything else not at all
+                if not all(_known_name(t, c.names) for t in ent):
+                    continue
+                person = False
+            wh = "who" if person else "what"
             add(wh.capitalize(), wh, obj, render(obj), ent.label_ if ent is not None else "")
+        elif (ch.dep_ == "attr" and c.aux == c.root.i and c.subject[0].lower_ == "the"
+              and not c.fronted and ch.i == c.after[0].i + sum(
+                  1 for t in c.after if t.i < ch.i and t.head.i == ch.i)):
+            # "The primary API for interacting with OpenAI models is the Responses API." ->
+            # "What is the primary API for interacting with OpenAI models?": a described
+            # thing whose value is a name or a figure ("the default timeout ... is 10
+            # minutes"); never a class noun ("is a library": every library would do)
+            value = _subtree(ch)
+            if (value is None or value[-1].i != c.after[-1].i or value[0].lower_ in ("a", "an")
+                    or not (_has_name(value, c.names) or any(t.like_num for t in value))
+                    or _entity_of(c.subject[-1]) is not None and all(
+                        t.lower_ == "the" or t.ent_type_ for t in c.subject)):
+                continue  # a bare name as subject is defined instead ("What is X?")
+            ent = _entity_of(ch)
+            add("What", "what", value, render(value), ent.label_ if ent is not None else "")
         elif ch.dep_ == "acomp" and c.aux == c.root.i:
             measures = [g for g in ch.children if g.dep_ == "npadvmod" and g.ent_type_ ==
                         "QUANTITY"]
@@ -464,7 +540,7 @@ def _object_questions(c: _Clause) -> list[Question]:
     # 1889 to 1930": a span of years, on the verb or closing the sentence on its object,
     # asked as a duration the reader computes
     objects = {ch.i for ch in c.root.children if ch.dep_ in ("attr", "dobj")}
-    for tok in c.after:
+    for tok in ([] if common_head else c.after):
         if tok.dep_ != "prep" or not (tok.head.i == c.root.i or tok.head.i in objects):
             continue
         pp = _subtree(tok)
@@ -506,14 +582,20 @@ def _definition(c: _Clause, ent: "Span | None") -> Question | None:
     Meskela?")."""
     if c.aux != c.root.i or c.root.lemma_ != "be" or c.fronted or c.middle:
         return None
-    if ent is None or ent.label_ not in NAME_LABELS - {"NORP"}:
+    if ent is None and _named_by_document(c):
+        label = DOCUMENT_NAME  # "Typer is a library for building CLI applications"
+    elif ent is None or ent.label_ not in NAME_LABELS - {"NORP"}:
         return None
-    if any(not (ent.start <= t.i < ent.end) and t.lower_ != "the" for t in c.subject):
-        return None  # "The 2013 team of Maine is ...": only a bare name is defined
+    else:
+        label = ent.label_
+        if any(not (ent.start <= t.i < ent.end) and t.lower_ != "the" for t in c.subject):
+            return None  # "The 2013 team of Maine is ...": only a bare name is defined
     attrs = [ch for ch in c.root.children if ch.dep_ == "attr"]
-    if len(attrs) != 1 or attrs[0].pos_ not in ("NOUN", "PROPN") or attrs[0].i != c.root.i + 1 + sum(
-            1 for t in c.sent if c.root.i < t.i < attrs[0].i and t.head.i == attrs[0].i):
-        return None
+    if len(attrs) != 1 or attrs[0].pos_ not in ("NOUN", "PROPN") or any(
+            t.i not in {d.i for d in attrs[0].subtree} for t in c.sent[c.root.i + 1 - c.sent.start:
+                                                                    attrs[0].i - c.sent.start]):
+        return None  # the defining noun's own words lead up to it ("an efficient binary
+        # serialization format"), nothing else
     attr = attrs[0]
     head_part = [t for t in attr.subtree if t.i <= attr.i]
     if not head_part or head_part[0].i != c.root.i + 1 or head_part[0].lower_ not in (
@@ -521,13 +603,13 @@ def _definition(c: _Clause, ent: "Span | None") -> Question | None:
         return None
     if c.root.text[:1].isupper():
         return None  # "Jonny Greenwood Is the Controller is an album": a title, misparsed
-    subject = _lower_first(c.subject, render(c.subject))
+    subject = _lower_first(c.subject, render(c.subject), c.names)
     # the small model tags towns and bands PERSON ("Who is Hemel Hempstead?") and people
     # ORG: "who" only when both the label and the defining noun say person, and nothing
     # when they disagree (the label, and with it the question word, may be wrong)
     person = attr.lemma_.lower() in PERSON_NOUNS or bool(re.search(
         r"(?:ist|ician|ter|ner|ger|ker|ler|der|ver|yer|tor|sor|ant|ent)$", attr.lower_))
-    if (ent.label_ == "PERSON") != person:
+    if (label == "PERSON") != person:
         return None
     whole = _subtree(attr)
     # "a hotel company" (the rest, "with its head office in Delhi", is in the ground truth);
@@ -539,9 +621,85 @@ def _definition(c: _Clause, ent: "Span | None") -> Question | None:
     return Question(text=f"{'Who' if person else 'What'} {c.root.lower_} {subject}?",
                     answer=answer, statement=c.statement, wh="define", role="object",
                     label="", answer_norm=normalise_entity(answer), topic=subject,
-                    topic_norm=normalise_entity(render(c.subject)), topic_label=ent.label_,
+                    topic_norm=normalise_entity(render(c.subject)), topic_label=label,
                     declarative=_declarative(c), kind=attr.lemma_.lower(),
                     made_year=year[0] if len(year) == 1 else None)
+
+
+PREPOSITIONAL_VERBS = frozenset({
+    ("depend", "on"), ("rely", "on"), ("build", "on"), ("base", "on"), ("integrate", "with"),
+    ("work", "with"), ("license", "under"), ("release", "under"), ("distribute", "under"),
+    ("write", "in"), ("host", "on"), ("run", "on"), ("inspire", "by"), ("power", "by"),
+    ("derive", "from"), ("fork", "from"), ("design", "for"), ("use", "for"),
+    ("intend", "for"), ("optimize", "for"), ("optimise", "for"), ("implement", "in"),
+    ("build", "with"), ("publish", "on")})
+"""Verb and preposition that belong together, so that the preposition is left at the end
+when its object is asked ("What does FastAPI depend on?", "What is RapidFuzz licensed
+under?"): documentation states requirements and licences this way."""
+
+PURPOSE_VERBS = frozenset("use require need".split())
+"""Verbs whose object takes a "to" clause of purpose ("Kaleido requires Chrome to generate
+images"), asked with the clause kept; other verbs' "to" clause belongs to the object
+("tells a client to slow down")."""
+
+
+def _to_infinitive(tok: "Token") -> bool:
+    return any(ch.dep_ == "aux" and ch.lower_ == "to" and ch.i < tok.i for ch in tok.children)
+
+
+DOCUMENT_NAME = "NAME"
+"""The label of a subject no entity covers but its document writes as a name (a package,
+a product: "Kaleido", "Typer"); a word the entity tagger covers keeps the tagger's label
+(a person's surname stays PERSON, and the filter's surname rule sees it)."""
+
+
+def _named_by_document(c: _Clause) -> bool:
+    """The subject is a name and nothing else: its words, but for "the", are proper nouns
+    of the document's names ("Kaleido", "the Responses API" when the page writes "Responses"
+    and "API" mid-sentence)."""
+    words = [t for t in c.subject if t.lower_ != "the"]
+    if len(words) == 1 and len(c.subject) == 2 and not SOFTWARE_NAME.search(words[0].text):
+        return False  # "the Pipeline": a capitalised class or common noun, not a name
+    return bool(words) and len(words) <= 4 and all(_known_name(t, c.names) for t in words)
+
+
+SOFTWARE_NAME = re.compile(r"[a-z][A-Z]|[A-Za-z]\d|^[A-Z]{2,}[a-z]*$")
+"""Spelt like software, not like a word: "FastAPI", "MessagePack", "urllib3", "CLI"."""
+
+
+def document_names(text: str) -> frozenset[str]:
+    """Words a document writes capitalised in the middle of a prose sentence ("install
+    Kaleido to export images"): its names. Only from prose lines (not headings, list items,
+    table rows or code fences, where title case is the style), after a lowercase word, so
+    that a sentence's first word is not taken for a name."""
+    names: set[str] = set()
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or re.match(r"\s*(?:[#>|*•+-]|\d+[.)]|    )", line):
+            continue
+        names.update(m.group(1) for m in re.finditer(
+            r"(?<=[a-z,]) ([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[A-Z]{2,}[a-z]?)\b(?![.'’]\w)",
+            line))
+    return frozenset(names)
+
+
+def page_subjects(text: str, names: frozenset[str], least: int = 5) -> frozenset[str]:
+    """One-word names a document is about: written mid-sentence at least ``least`` times
+    ("Typer" in the Typer README) and never after another capitalised word that could be a
+    first name ("Vladimir Lagunov" makes "Lagunov" a surname, not a subject)."""
+    out = set()
+    for name in names:
+        if " " in name or len(re.findall(r"(?<=[a-z,] )" + re.escape(name) + r"\b", text)) < least:
+            continue
+        if re.search(r"\b(?!(?:The|A|An|In|On|At|By|For|Of|To|With|From|And|Or|Use|Install|"
+                     r"See|Why|How|What|With|About|Like)\s)[A-Z][\w'.-]* "
+                     + re.escape(name) + r"\b", text):
+            continue
+        out.add(name)
+    return frozenset(out)
 
 
 def _span_years(pp: "Sequence[Token]") -> int | None:
@@ -590,9 +748,11 @@ def _clean(q: Question) -> bool:
     return "according to" not in lowered and "context" not in lowered
 
 
-def questions_from_sentence(sent: "Span") -> list[Question]:
-    """Every clean question one parsed statement gives (possibly none)."""
-    c = _clause(sent)
+def questions_from_sentence(sent: "Span", names: frozenset[str] = frozenset()) -> list[Question]:
+    """Every clean question one parsed statement gives (possibly none). ``names``: words
+    the statement's document writes capitalised inside sentences (``document_names``), so
+    that a name opening the sentence counts as one ("Kaleido requires Chrome ...")."""
+    c = _clause(sent, names)
     if c is None:
         return []
     found = _subject_questions(c) + _object_questions(c)

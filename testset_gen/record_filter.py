@@ -59,6 +59,8 @@ tournament race programme program product device system model station league dev
 district constituency season
 application app code package module user client server request response process
 ceremony race victory
+fix bug issue change release update patch feature version
+board
 """.split())
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
@@ -108,15 +110,18 @@ def unresolved_reference(question: str) -> bool:
     words = _words(question)
     if any(w in PRONOUNS for w in words):
         return True
-    for m in re.finditer(r"\bthe\s+([a-z]+)\b(?!\s+(?:of|called|named|who|whom|whose|that|which|where))",
-                         question):
-        noun = m.group(1)
+    for m in re.finditer(r"\bthe\s+([A-Za-z][a-z]+)\b(?!\s+(?:of|called|named|who|whom|whose|that|"
+                         r"which|where|[A-Z0-9]))", question):
+        noun = m.group(1).lower()  # "the City" (a title-cased "city") too
         if noun.rstrip("s") in GENERIC_NOUNS or noun in GENERIC_NOUNS:
             return True
     if re.search(r"\b(?:also|too|again|another|as well|the same|the other|later on|meanwhile|"
                  r"instead|afterwards|in a row)\b", question.lower()):
         return True  # "What did Gustave Eiffel also design?": points back at another fact
-    return bool(re.search(r"\b(?:today|here|there|above|below|following|latter|former)\b",
+    # "What does CLI now produce?", "...already use?": true as of the page's writing, a
+    # release or a changelog entry, not a standalone fact
+    return bool(re.search(r"\b(?:today|here|there|above|below|following|latter|former|now|"
+                          r"currently|already|still|recently|no longer|anymore)\b",
                           question.lower()))
 
 
@@ -137,14 +142,16 @@ def subordinate_clause(question: str) -> bool:
                for t in doc)
 
 
-def one_word_person(question: str) -> bool:
+def one_word_person(question: str, name: str = "") -> bool:
     """A person named by one word, not next to another capitalised word: a surname
-    ("...shortly after Burns?")."""
+    ("...shortly after Burns?"). ``name``: a word known not to be a person (the subject
+    the generator read as a software or page name, ``NAME``), which the small tagger calls
+    PERSON in a short question ("What is Typer?")."""
     from ragmeter.local.syntax import parse
 
     doc = parse([question])[0]
     for ent in doc.ents:
-        if ent.label_ != "PERSON" or len(ent) != 1 or ent.start == 0:
+        if ent.label_ != "PERSON" or len(ent) != 1 or ent.start == 0 or ent.text == name:
             continue
         prev = doc[ent.start - 1]
         nxt = doc[ent.end] if ent.end < len(doc) else None
@@ -153,7 +160,14 @@ def one_word_person(question: str) -> bool:
     return False
 
 
-def bare_surname(question: str, contexts: Sequence[str]) -> bool:
+_FUNCTION_WORDS = ("The|A|An|In|On|At|By|For|Of|To|With|From|And|Or|But|If|When|While|This|"
+                   "That|These|Those|Our|Your|Its|Their|His|Her|Use|Using|Install|See|Like|"
+                   "Unlike|Both|All|Every|Each|Some|Many|Most|New|Why|How|What")
+"""Capitalised words before a name that are not a first name ("The OpenAI Python library",
+"Install Kaleido"): sentence openers, articles and imperatives of documentation."""
+
+
+def bare_surname(question: str, contexts: Sequence[str], name: str = "") -> bool:
     """A one-word name that the contexts write as the end of a longer name ("Lagunov" for
     "Vladimir Lagunov", "Burns" for "Arnold Burns"), or a title with one name ("Mrs
     Hodgson"): a reader without the chunk cannot tell who is meant."""
@@ -162,13 +176,14 @@ def bare_surname(question: str, contexts: Sequence[str]) -> bool:
         return True
     joined = " ".join(contexts)
     for m in re.finditer(r"(?<![\w'-])([A-Z][a-z][\w'-]+)\b", question):
-        name = m.group(1)
-        if m.start() == 0:
+        word = m.group(1)
+        if m.start() == 0 or word == name:
             continue
         before, after = question[:m.start()], question[m.end():]
         if re.search(r"[A-Z][\w'.-]*\s+$", before) or re.match(r"\s+[A-Z]", after):
             continue  # part of a longer name in the question itself
-        if re.search(r"\b[A-Z][\w'.-]+\s+" + re.escape(name) + r"\b", joined):
+        if re.search(r"\b(?!(?:" + _FUNCTION_WORDS + r")\s)[A-Z][\w'.-]+\s+" + re.escape(word)
+                     + r"\b", joined):
             return True
     return False
 
@@ -285,8 +300,9 @@ NOT_PEOPLE = re.compile(
 albums, dams and castles PERSON ("Who is the debut studio album by 21 Savage?")."""
 
 PLACE_OR_THING = frozenset({"GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART", "PRODUCT",
-                            "LAW", "LANGUAGE"})
-"""One-word names a reader can place without a first name (not PERSON, not ORG, not none)."""
+                            "LAW", "LANGUAGE", "NAME"})
+"""One-word names a reader can place without a first name (not PERSON, not ORG, not none).
+"NAME": a word its document writes as a name and no entity covers ("Kaleido", a package)."""
 
 MAX_ANSWER_WORDS = 12
 """A longer answer is a list or a clause, not a fact to check."""
@@ -328,7 +344,8 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or re.search(r"(?<![A-Z][\w'-] )(?<![A-Z][\w'-]{2} )\b[A-Z][a-z]+'s\b", q[1:])
             and not re.search(r"[A-Z][\w'-]+ [A-Z][a-z]+'s\b", q)):  # "Williams's mother"
         reasons.append("unresolved_reference")
-    elif bare_surname(q, f.contexts) or one_word_person(q):
+    elif (bare_surname(q, f.contexts, known := f.subject.strip() if f.subject_label == "NAME" else "")
+          or one_word_person(q, known)):
         reasons.append("unresolved_reference")
     if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
             r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
@@ -371,7 +388,25 @@ def rule_reasons(f: FilterInput) -> list[str]:
                           or (words and words[0] == "what" and re.match(
                               r"(?:more than|over|about|nearly|almost|around|some|\d)",
                               f.answer.lower()))
-                          or len(_words(f.answer)) > MAX_ANSWER_WORDS):
+                          or len(_words(f.answer)) > MAX_ANSWER_WORDS
+                          # "Who is the pen name of ...?", "What was the 2005 Houston
+                          # Texans season?": a name or a season is not what a "who" or a
+                          # definition asks
+                          or re.match(r"who (?:is|was) the (?:\w+ )?(?:name|nickname)\b", q.lower())
+                          or re.match(r"what (?:is|was) the .* season\?$", q.lower())):
+        reasons.append("ambiguous")
+    elif (m := re.match(r"What (?:is|was|are|were) the ([A-Z][a-z]+)\?$", q)) and (re.search(
+            r"\b" + m.group(1).lower() + r"\b", " ".join(f.contexts)) or re.search(
+            r"\b(?:film|book|novel|album|song|single|series|play|EP|episode|magazine)\b", f.answer)):
+        # ... and "What is the Mood?" (an album), "What is the Unknown?" (a book): a title
+        # that is a common word names many things
+        # "What is the Pipeline?" beside "a pipeline" on the page: a capitalised class or
+        # common noun, one of many, not a name
+        reasons.append("ambiguous")
+    elif re.match(r"(?:What|Who) (?:is|was) [A-Z][\w'-]+\?$", q) and re.search(
+            r"\b(?:city|town|village|hamlet|community|suburb|county|neighbou?rhood|township|"
+            r"borough|municipality|parish|district)\b", f.answer.lower()):
+        # "What is Marion?" (a city in Ohio): one-word place names are shared by many places
         reasons.append("ambiguous")
     if f.derived and not _derivation_ok(f):
         reasons.append("derivation_wrong")
