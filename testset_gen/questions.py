@@ -504,7 +504,7 @@ def _object_questions(c: _Clause) -> list[Question]:
                                                   "PERCENT", "QUANTITY", "ORDINAL"):
                 continue
             person = ent is not None and ent.label_ == "PERSON"
-            if person and (len(ent) < 2 or render(obj) not in (ent.text, "the " + ent.text)):
+            if person and ent is not None and (len(ent) < 2 or render(obj) not in (ent.text, "the " + ent.text)):
                 # a one-word "person" is as often a product ("requires Chrome or Chromium":
                 # "Who does Kaleido require?"); only a full name is asked "who", a word the
                 # document writes as a name is asked "what", anything else not at all
