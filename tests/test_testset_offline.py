@@ -100,19 +100,24 @@ def test_definitions_fill_at_most_half_of_the_simple_records():
     assert all(r.question.startswith("What is ") for r in defined)
 
 
+def _one_chunk_each(texts: dict[str, str]):
+    """A graph (no embeddings) of one document per text, each one chunk."""
+    documents, chunks = [], []
+    for name, text in texts.items():
+        doc = Document.make(text, name, title=name)
+        documents.append(doc)
+        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
+    return build_graph(documents, chunks, embed=False)
+
+
 def test_works_of_one_kind_are_compared_by_the_year_that_dates_them():
     paragraphs = {"a.md": "Crimson Peak is a 2015 American gothic romance film.",
                   "b.md": "White Nights is a 1985 American drama film directed by Taylor Hackford.",
                   "c.md": "Silver City is a 2013 Christmas album recorded by Falling Up."}
-    documents, chunks = [], []
-    for name, text in paragraphs.items():
-        doc = Document.make(text, name, title=name)
-        documents.append(doc)
-        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
+    graph = _one_chunk_each(paragraphs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
-        out = generate_offline(build_graph(documents, chunks, embed=False), 4,
-                               {"multi_context": 1}, seed=0)
+        out = generate_offline(graph, 4, {"multi_context": 1}, seed=0)
     assert [r.question for r in out.records] == [
         "Which film came out first: Crimson Peak or White Nights?"]  # never film vs album
     assert out.records[0].ground_truth.startswith("White Nights first (1985); Crimson Peak in 2015.")
@@ -124,14 +129,9 @@ def test_each_work_is_compared_once():
              "b.md": "White Nights is a 1985 American drama film.",
              "c.md": "Tyrannosaur is a 2011 British drama film.",
              "d.md": "Hollywood Ending is a 2002 American comedy film."}
-    documents, chunks = [], []
-    for name, text in films.items():
-        doc = Document.make(text, name, title=name)
-        documents.append(doc)
-        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
+    graph = _one_chunk_each(films)
     with pytest.warns(ShortfallWarning, match="multi_context"):
-        out = generate_offline(build_graph(documents, chunks, embed=False), 6,
-                               {"multi_context": 1}, seed=0)
+        out = generate_offline(graph, 6, {"multi_context": 1}, seed=0)
     # six pairs of four films, but each film's date is tested once: two records
     named = [re.match(r"Which film came out first: (.+) or (.+)\?$", r.question).groups()
              for r in out.records]
@@ -150,12 +150,7 @@ def test_derived_questions_compare_only_things_that_belong_together():
         "d.md": "Vladimir Lagunov was born in Moscow in 1942.",
         "e.md": "John Smith served as governor of Texas from 1990 to 1995.",
     }
-    documents, chunks = [], []
-    for name, text in paragraphs.items():
-        doc = Document.make(text, name, title=name)
-        documents.append(doc)
-        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
-    small = build_graph(documents, chunks, embed=False)
+    small = _one_chunk_each(paragraphs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(small, 20, {"reasoning": 1, "multi_context": 1}, seed=0)
