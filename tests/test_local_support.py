@@ -82,6 +82,23 @@ def test_a_figure_stated_elsewhere_for_something_else_breaks_support(verifier):
     assert (wrong_year.values, right_year.values, wrong_hour.values, merged.values) == (0.0, 1.0, 0.0, 1.0)
 
 
+def test_only_a_figure_of_the_same_kind_gives_a_claim_figure_the_lie(verifier):
+    from ragmeter.local.verifier import value_kinds
+
+    assert value_kinds("117", "It ran for some 117 km.") == {"length"}
+    assert value_kinds("122", "It was begun in AD 122.") == {"count"}
+    assert value_kinds("1", "The first ships went through.") == {"rank"}
+    assert value_kinds("15", "on 15 August 1914", {"15", "8", "1914"}) == {"date"}
+    # the evidence (most words in common) gives a year and a duration, the claim a length
+    # and a rank: nothing of their kinds is given otherwise
+    premise = ("Hadrian's Wall was built across northern Britain from AD 122. It ran from "
+               "Wallsend to Bowness.\nThe wall was 73 miles, or about 117 kilometres, long.")
+    [length] = verifier.align([(premise, "It ran for some 117 km across northern Britain.")])
+    [wrong] = verifier.align([(premise, "It ran for some 117 km across northern Britain, "
+                                        "built from AD 125.")])
+    assert (length.values, wrong.values) == (1.0, 0.0)
+
+
 @pytest.mark.parametrize("premise, claim", [
     (TREATY, "The German army was limited to 300,000 soldiers."),            # number
     (TREATY, "The Treaty of Versailles was signed on 28 June 1920."),        # date
