@@ -773,7 +773,9 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     "nearly 3.5 km" for "3,490 metres", "the early 1500s" for "the early sixteenth
     century"): faithful answers restate figures, and the exact check alone broke them.
     Figures the claim has exchanged ("the first permit 160 pounds, the second 95" where the
-    premise has it the other way round: ``binding.misbound_figures``) are not stated.
+    premise has it the other way round: ``binding.misbound_figures``) are not stated, nor
+    are figures bounded the other way ("more than 30 days after" where the premise says
+    "within 30 days": ``quantities.opposed_bounds``).
     """
     numbers = set(premise.numbers)
     for d in premise.dates:
@@ -789,6 +791,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     if evidence is not None and contradicted_values(claim, evidence, rivals):
         return 0.0
     if binding.misbound_figures(claim.text, [s.text for s in premise.sentences]):
+        return 0.0
+    if quantities.opposed_bounds(claim.text, premise.text):
         return 0.0
     return stated
 
