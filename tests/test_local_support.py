@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local.support import ANTONYMS, content_positions, credit, stem
+from ragmeter.local.support import ANTONYMS, content_positions, credit, opposed, stem
 from ragmeter.local.verifier import AlignmentVerifier
 
 LEAVES = ("As days shorten in autumn, deciduous trees stop producing chlorophyll, the green "
@@ -28,6 +28,22 @@ PAINTING = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo 
 @pytest.fixture(scope="module")
 def verifier(minilm):
     return AlignmentVerifier()
+
+
+@pytest.mark.parametrize("claim, evidence, contrast", [
+    ("the sun contributes a weaker pull", ["the sun exerts a strong force"], True),
+    # "less ... strong" says weaker: no contrast
+    ("the sun contributes a weaker pull", ["its pull is less than half as strong"], False),
+    ("banks respond by increasing rates", ["banks cut rates"], True),
+    # the claim's side said in other words ("raise") beside an antonym elsewhere
+    ("banks respond by increasing rates", ["reducing its power", "banks raise rates"], False),
+    # "westward" is "west", "easterly" is "east"; "afterwards" is not "after"
+    ("pushed west by an easterly wind", ["an east wind drove it westward"], False),
+    ("the wind pushed it east", ["the wind drove it westward"], True),
+    ("afterwards rinse the tank", ["run a rinse cycle before making coffee"], False),
+])
+def test_opposed_words(claim, evidence, contrast):
+    assert opposed(claim.split(), [e.split() for e in evidence]) is contrast
 
 
 def test_stem_and_credit_are_the_documented_functions():
