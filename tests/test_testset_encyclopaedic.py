@@ -130,20 +130,25 @@ def test_a_title_that_names_more_than_one_work_is_not_compared():
 
 
 PEOPLE = {
+    # an actress and an actor are compared; a footballer with neither
     "a.md": "Annette Jones (born September 7, 1967), better known as Leslie Jones, is an "
-            "American comedian and actress. Harris Yulin (born November 5, 1937) is an American "
-            "actor.",
+            "American actress and comedian. Harris Yulin (born November 5, 1937) is an American "
+            "actor. Bradley James Orr (born 1 November 1982) is an English retired footballer.",
     "b.md": "Pete Rose (born April 14, 1941) is a former baseball player. Pete Rose joined the "
             "Cincinnati Reds in 1963.",
 }
 
 
 def test_bracketed_birth_dates_give_checked_derived_questions():
-    births = birth_questions([PEOPLE["a.md"].split(". ")[1],
+    births = birth_questions(["Harris Yulin (born November 5, 1937) is an American actor.",
                               "Albert Einstein (14 March 1879 – 18 April 1955) was a physicist.",
-                              "The Beatles (1960–1970) were a band."])
-    assert [(q.topic, q.answer, q.year) for q in births] == [
-        ("Harris Yulin", "November 5, 1937", 1937), ("Albert Einstein", "14 March 1879", 1879)]
+                              "The Beatles (1960–1970) were a band.",
+                              "Peter Horachek (born January 26, 1960) is currently a pro scout."])
+    # dated, and with the kind of person each is; a band, or a person whose kind the
+    # sentence does not say with a noun, is left out
+    assert [(q.topic, q.answer, q.year, q.kind) for q in births] == [
+        ("Harris Yulin", "November 5, 1937", 1937, "actor"),
+        ("Albert Einstein", "14 March 1879", 1879, "physicist")]
     # the statement is the sentence as written: the ground truth quotes the context
     assert births[0].statement == "Harris Yulin (born November 5, 1937) is an American actor."
     graph = _one_chunk_each(PEOPLE)
@@ -173,3 +178,18 @@ def test_a_birth_date_alone_asks_no_simple_question(sentence):
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(graph, 4, {"simple": 1}, seed=0)
     assert not any("born" in r.question for r in out.records)
+
+
+def test_birth_comparisons_fill_at_most_half_of_a_derived_type():
+    actors = [("Harris Yulin", "November 5, 1937"), ("William James Murray", "September 21, 1950"),
+              ("Randall Park", "March 23, 1974"), ("Scott Lowell", "February 22, 1965"),
+              ("Sarah Wayne Callies", "June 1, 1977"), ("Alden Caleb Ehrenreich", "November 22, 1989"),
+              ("Cindy Williams", "August 22, 1947"), ("Wallace Michael Shawn", "November 12, 1943")]
+    text = " ".join(f"{name} (born {date}) is an American actor." for name, date in actors)
+    graph = _one_chunk_each({"actors.md": text})
+    with pytest.warns(ShortfallWarning, match="reasoning 2 of 4 missing"):
+        out = generate_offline(graph, 4, {"reasoning": 1}, seed=0)
+    # four pairs of eight actors were there to take; two are written, the rest is reported
+    assert len(out.records) == 2
+    assert all(r.question.startswith("Who was born first: ") for r in out.records)
+    assert all(r.metadata["compared"] == "birth" for r in out.records)

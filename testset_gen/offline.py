@@ -58,8 +58,8 @@ from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
-from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, SOFTWARE_NAME, Question,
-                                   date_preposition, descriptor, document_names,
+from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, PERSON_NOUNS, SOFTWARE_NAME,
+                                   Question, date_preposition, descriptor, document_names,
                                    page_subjects, questions_from_sentence)
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
@@ -75,6 +75,14 @@ DEFINITION_SHARE = 0.5
 """At most this share of the simple records are definitions ("What is the Oberoi Group?"):
 encyclopaedic text opens nearly every passage with one, and without a cap they were 45 of
 51 simple records on the HaluEval folder; a test set of "What is X?" tests one skill."""
+
+BIRTH_SHARE = 0.5
+"""At most this share of the reasoning and of the multi_context records compare birth
+dates ("Who was born first: X or Y?"): HaluEval dates about one person in five by a
+bracketed birth date, and without a cap they were 30 of 30 derived records on seed 5."""
+
+BIRTH = "birth"
+"""``metadata["compared"]`` of a birth-date comparison."""
 
 JUDGE_ROUNDS = 4
 """Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
@@ -240,12 +248,35 @@ def birth_questions(sentences: Sequence[str]) -> list[Question]:
         if m is None:
             continue
         name, date = m.group(1), (m.group(2) or m.group(3)).strip().rstrip(",")
+        kind = person_kind(sentence[m.end():])
+        if not kind:
+            continue  # compared only with people of the same kind
         made = f"{name} was born {date_preposition(date)} {date}."
         for sent in parse([made])[0].sents:
             for q in questions_from_sentence(sent):
                 if q.wh == "when" and q.passive == "was born" and q.topic == name:
-                    out.append(replace(q, statement=sentence.strip()))
+                    out.append(replace(q, statement=sentence.strip(), kind=kind))
     return out
+
+
+KIND_OF_PERSON = {"actress": "actor", "businesswoman": "businessman", "footballer": "footballer",
+                  "songwriter": "singer", "vocalist": "singer", "rapper": "singer"}
+"""Person nouns compared as one kind ("an actress" and "an actor" are both actors)."""
+
+VAGUE_PERSON_NOUNS = frozenset("man woman member personality model host leader officer".split())
+
+
+def person_kind(rest: str) -> str:
+    """What a person is, from the words after the bracketed dates: "is an American actor,
+    comedian and writer" -> "actor"; "" when the sentence does not say it with a noun of
+    ``PERSON_NOUNS`` within its first words."""
+    m = re.match(r"[\s,]*(?:[^.]*?,\s*)?(?:is|was) (?:an?|the) ([^.;]{0,80})", rest)
+    if m is None:
+        return ""
+    for word in re.findall(r"[a-z]+", m.group(1).lower())[:8]:
+        if word in PERSON_NOUNS and word not in VAGUE_PERSON_NOUNS:
+            return KIND_OF_PERSON.get(word, word)
+    return ""
 
 
 REMAKE_CUES = re.compile(r"\b(?:remake|reboot|re-?imagining|also known as|marketed as)\b", re.I)
@@ -342,7 +373,7 @@ def _comparable(a: Question, b: Question) -> bool:
     Things of different kinds, or events of different verbs, make contrived questions
     ("Which happened first: Lagunov was born or the Highlanders were renamed?")."""
     return (bool(a.passive) and a.passive == b.passive and bool(a.topic_label)
-            and a.topic_label == b.topic_label and a.topic_norm != b.topic_norm
+            and a.topic_label == b.topic_label and a.kind == b.kind and a.topic_norm != b.topic_norm
             and a.topic.lower() not in b.topic.lower() and b.topic.lower() not in a.topic.lower())
 
 
@@ -390,6 +421,7 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
                        f"{date_preposition(late.answer)} {late.answer}. "
                        f"{early.statement} {late.statement}", ids, (
         ("answer", early.topic), ("template", "which_first"),
+        *((("compared", BIRTH),) if early.kind else ()),
         ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
 
 
@@ -432,13 +464,15 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
     for cq in chunks:
         for q in _dated(cq):
             if q.passive and q.topic_label:
-                groups.setdefault((q.passive, q.topic_label), []).append((q, cq))
+                # people by what they are ("actor"): "Who was born first: X or Y?" of two
+                # actors, never of a footballer and a psychiatrist
+                key = ("born", q.kind) if q.kind else (q.passive, q.topic_label)
+                groups.setdefault(key, []).append((q, cq))
         for q in cq.questions:
             if q.wh == "define" and q.made_year is not None and q.kind in MEDIA_NOUNS:
                 groups.setdefault(("made", q.kind), []).append((q, cq))
-    pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
-             for y in members[i + 1:]]
-    rng.shuffle(pairs)
+    pairs = _interleaved([[(x, y) for i, x in enumerate(members) for y in members[i + 1:]]
+                          for members in groups.values()], rng)
     out: list[_Candidate] = []
     across = 0
     for (a, ca), (b, cb) in pairs:
@@ -450,6 +484,19 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
             across += 1
         out += _made_first(kind, a, ca, b, cb, corpus) if a.wh == "define" else _derived(
             kind, a, ca, b, cb)
+    return out
+
+
+def _interleaved(groups: "list[list[Any]]", rng: random.Random) -> "list[Any]":
+    """Each group shuffled, then one from each in turn: births give hundreds of pairs where
+    films give a few, and drawn from one shuffled list they crowded every other kind of
+    comparison out of the ``limit``."""
+    for g in groups:
+        rng.shuffle(g)
+    rng.shuffle(groups)
+    out = []
+    for k in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[k] for g in groups if k < len(g))
     return out
 
 
@@ -673,7 +720,14 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     def _picks(t: str) -> list[_Candidate]:
         need = planned[t] - len(chosen[t])
         if t != "simple":
-            return _pick(list(pools[t].values()), need, rng, taken)
+            # birth comparisons only fill what the other derived questions leave, up to
+            # their share, as definitions do for simple records
+            other = [c for c in pools[t].values() if dict(c.meta).get("compared") != BIRTH]
+            births = [c for c in pools[t].values() if dict(c.meta).get("compared") == BIRTH]
+            got = _pick(other, need, rng, taken)
+            allowed = int(BIRTH_SHARE * planned[t]) - sum(
+                1 for c in chosen[t] if dict(c.meta).get("compared") == BIRTH)
+            return got + _pick(births, max(0, min(need - len(got), allowed)), rng, taken)
         # definitions only fill what the other simple questions leave, up to their share
         plain = [c for c in pools[t].values() if dict(c.meta).get("wh") != "define"]
         defined = [c for c in pools[t].values() if dict(c.meta).get("wh") == "define"]
