@@ -157,12 +157,12 @@ def test_bracketed_birth_dates_give_checked_derived_questions():
         out = generate_offline(graph, 6, {"reasoning": 1}, seed=0)
     asked = {r.question: r for r in out.records}
     assert set(asked) == {
-        "Who was born first: Annette Jones or Harris Yulin?",
+        "Who was born first: Harris Yulin or Leslie Jones?",
         "How many years after Pete Rose was born did Pete Rose join the Cincinnati Reds?"}
-    first = asked["Who was born first: Annette Jones or Harris Yulin?"]
+    first = asked["Who was born first: Harris Yulin or Leslie Jones?"]
     assert first.evolution_type == "reasoning" and first.metadata["answer"] == "Harris Yulin"
     assert first.ground_truth.startswith(
-        "Harris Yulin first (November 5, 1937); Annette Jones on September 7, 1967. ")
+        "Harris Yulin first (November 5, 1937); Leslie Jones on September 7, 1967. ")
     years = asked["How many years after Pete Rose was born did Pete Rose join the Cincinnati "
                   "Reds?"]
     assert years.ground_truth.startswith("22 years. Pete Rose (born April 14, 1941)")
@@ -193,3 +193,44 @@ def test_birth_comparisons_fill_at_most_half_of_a_derived_type():
     assert len(out.records) == 2
     assert all(r.question.startswith("Who was born first: ") for r in out.records)
     assert all(r.metadata["compared"] == "birth" for r in out.records)
+
+
+def test_a_comma_is_not_left_between_the_verb_and_its_agent():
+    sentence = ("The Inter-American Peace Force was established, by the Organization of American "
+                "States, on 23 May 1965, after the United States's intervention in the Dominican "
+                "Republic.")
+    asked = _asked(sentence)
+    # was: "When was the Inter-American Peace Force established, by the Organization ...?"
+    assert ("When was the Inter-American Peace Force established by the Organization of "
+            "American States after the United States's intervention in the Dominican "
+            "Republic?") in asked
+    assert not any("established," in q for q in asked)
+    # a standing relation keeps the source's present tense
+    assert "Who lists the Lancashire Heeler as a vulnerable breed?" in _asked(
+        "The Lancashire Heeler is listed by the Kennel Club as a vulnerable breed.")
+
+
+def test_an_answer_cut_from_a_list_of_names_is_rejected():
+    sentence = ("Hong Kong Human Rights and Democracy Act is proposed by Chris Smith, who is the "
+                "chairman of Congressional-Executive Commission on China, and Marco Rubio, the "
+                "co-chairman of the Congressional-Executive Commission on China.")
+    question = "Who proposed the Hong Kong Human Rights and Democracy Act?"
+    statement = "Hong Kong Human Rights and Democracy Act is proposed by Chris Smith."
+    # was written with "Chris Smith" alone as the answer: the ground truth left Rubio out
+    assert "rewritten_statement" in rule_reasons(FilterInput(
+        question, statement, "Chris Smith", (sentence,), (sentence,)))
+    alone = "Hong Kong Human Rights and Democracy Act is proposed by Chris Smith."
+    assert rule_reasons(FilterInput(question, statement, "Chris Smith", (alone,), (alone,))) == []
+
+
+def test_people_are_compared_by_the_name_they_are_known_by_and_by_kind():
+    lil_jon = birth_questions(["Jonathan Smith (born January 17, 1971), better known by his stage "
+                               "name Lil Jon, is an American rapper, record producer, and DJ."])
+    # was: "Who was born first: Bret Michael Sychak or Jonathan Smith?" (a name thousands share)
+    assert [(q.topic, q.kind) for q in lil_jon] == [("Lil Jon", "singer")]
+    assert lil_jon[0].statement.startswith("Jonathan Smith (born January 17, 1971)")
+    kinds = [q.kind for q in birth_questions([
+        "James Rooney (born 10 December 1945) is a former association football player.",
+        "Virginia Ruano Pascual (born 21 September 1973) is a Spanish former professional "
+        "tennis player."])]
+    assert kinds == ["football player", "tennis player"]  # not compared with each other

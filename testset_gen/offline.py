@@ -248,7 +248,10 @@ def birth_questions(sentences: Sequence[str]) -> list[Question]:
         if m is None:
             continue
         name, date = m.group(1), (m.group(2) or m.group(3)).strip().rstrip(",")
-        kind = person_kind(sentence[m.end():])
+        alias = ALIAS.match(sentence.strip()[m.end():])
+        if alias:  # "Jonathan Smith ..., better known by his stage name Lil Jon": Lil Jon
+            name = alias.group(1)
+        kind = person_kind(sentence.strip()[m.end():])
         if not kind:
             continue  # compared only with people of the same kind
         made = f"{name} was born {date_preposition(date)} {date}."
@@ -266,6 +269,19 @@ KIND_OF_PERSON = {"actress": "actor", "businesswoman": "businessman", "footballe
 VAGUE_PERSON_NOUNS = frozenset("man woman member personality model host leader officer".split())
 
 
+ALIAS = re.compile(r"\s*,\s*(?:better |professionally |commonly |popularly )?known "
+                   r"(?:professionally )?(?:by (?:his|her|the|their) (?:stage |ring |pen )?"
+                   r"(?:names?|pseudonym) |as )"
+                   r"([A-Z][\w.'’-]*(?:\s+(?:(?:le|la|de|da|di|du|van|von|der) )?[A-Z][\w.'’-]*)*)")
+"""The name a person is known by, after the bracketed dates ("Mary Kathleen Turner (born
+June 19, 1954), better known as Kathleen Turner"): asked with it, since a legal name is
+often shared ("Jonathan Smith" for Lil Jon was rated ambiguous). "also known as" gives a
+second name, not the usual one, and is not taken."""
+
+SPORTS = frozenset("tennis football soccer basketball baseball hockey golf cricket rugby "
+                   "volleyball chess poker squash badminton snooker darts handball".split())
+
+
 def person_kind(rest: str) -> str:
     """What a person is, from the words after the bracketed dates: "is an American actor,
     comedian and writer" -> "actor"; "" when the sentence does not say it with a noun of
@@ -273,7 +289,12 @@ def person_kind(rest: str) -> str:
     m = re.match(r"[\s,]*(?:[^.]*?,\s*)?(?:is|was) (?:an?|the) ([^.;]{0,80})", rest)
     if m is None:
         return ""
-    for word in re.findall(r"[a-z]+", m.group(1).lower())[:8]:
+    words = re.findall(r"[a-z]+", m.group(1).lower())[:8]
+    for k, word in enumerate(words):
+        if word in ("player", "coach"):
+            # "a tennis player" and "a football player" are not one kind
+            sport = words[k - 1] if k else ""
+            return f"{sport} {word}" if sport in SPORTS else ""
         if word in PERSON_NOUNS and word not in VAGUE_PERSON_NOUNS:
             return KIND_OF_PERSON.get(word, word)
     return ""

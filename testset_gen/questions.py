@@ -239,6 +239,17 @@ TITLE_HEADS = frozenset("Act Acts Treaty Agreement Accord Accords Convention Dec
 Rights and Democracy Act")."""
 
 
+def without_orphan_comma(c: "_Clause", rest: "list[Token]", drop: "set[int]") -> "list[Token]":
+    """``rest`` without a comma left straight after the verb once the phrase that closed
+    the aside was asked away: "established, by the OAS, on 23 May 1965, after ..." asked for
+    the date read "When was the Inter-American Peace Force established, by the OAS after
+    ...?" (rated a miss)."""
+    if (drop and len(rest) > 1 and rest[0].text == "," and rest[0].i == c.root.i + 1
+            and not any(t.text == "," for t in rest[1:])):
+        return rest[1:]
+    return rest
+
+
 def with_title_article(c: "_Clause", subject_text: str) -> str:
     """The subject as a question shows it: "the" before a bare title of ``TITLE_HEADS``."""
     if c.subject[0].lower_ in ("the", "a", "an") or c.subject[-1].text not in TITLE_HEADS:
@@ -265,7 +276,8 @@ rather than guessed)."""
 
 STATIVE_AGENT_VERBS = frozenset("own operate manage run maintain publish sponsor host govern "
                                 "administer fund distribute broadcast organize organise "
-                                "license employ".split())
+                                "license employ list recognise recognize classify rank "
+                                "protect serve".split())
 """Verbs whose present passive states a lasting relation ("is owned by", "is published
 by"): asked in the present ("Who owns Bal Harbour Shops?"). Any other present passive of
 encyclopaedic prose reports a done act ("is proposed by", "is directed by") and is asked in
@@ -431,7 +443,7 @@ def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
     if drop:  # the commas that set the asked part off go with it
         lo, hi = min(drop), max(drop)
         drop = drop | {t.i for t in c.sent if t.text == "," and t.i in (lo - 1, hi + 1)}
-    rest = [t for t in c.after if t.i not in drop]
+    rest = without_orphan_comma(c, [t for t in c.after if t.i not in drop], drop)
     moved = [t for part in c.fronted for t in part if t.i not in drop]
     dates = bare_dates(c)
     moved_text = _lower_first(moved, render_dated(moved, dates))
