@@ -183,7 +183,8 @@ def test_a_birth_date_alone_asks_no_simple_question(sentence):
 def test_birth_comparisons_fill_at_most_half_of_a_derived_type():
     actors = [("Harris Yulin", "November 5, 1937"), ("William James Murray", "September 21, 1950"),
               ("Randall Park", "March 23, 1974"), ("Scott Lowell", "February 22, 1965"),
-              ("Sarah Wayne Callies", "June 1, 1977"), ("Alden Caleb Ehrenreich", "November 22, 1989"),
+              ("Sarah Wayne Callies", "June 1, 1977"),
+              ("Alden Caleb Ehrenreich", "November 22, 1989"),
               ("Cindy Williams", "August 22, 1947"), ("Wallace Michael Shawn", "November 12, 1943")]
     text = " ".join(f"{name} (born {date}) is an American actor." for name, date in actors)
     graph = _one_chunk_each({"actors.md": text})

@@ -272,7 +272,8 @@ VAGUE_PERSON_NOUNS = frozenset("man woman member personality model host leader o
 ALIAS = re.compile(r"\s*,\s*(?:better |professionally |commonly |popularly )?known "
                    r"(?:professionally )?(?:by (?:his|her|the|their) (?:stage |ring |pen )?"
                    r"(?:names?|pseudonym) |as )"
-                   r"([A-Z][\w.'’-]*(?:\s+(?:(?:le|la|de|da|di|du|van|von|der) )?[A-Z][\w.'’-]*)*)")
+                   r"([A-Z][\w.'’-]*"
+                   r"(?:\s+(?:(?:le|la|de|da|di|du|van|von|der) )?[A-Z][\w.'’-]*)*)")
 """The name a person is known by, after the bracketed dates ("Mary Kathleen Turner (born
 June 19, 1954), better known as Kathleen Turner"): asked with it, since a legal name is
 often shared ("Jonathan Smith" for Lil Jon was rated ambiguous). "also known as" gives a
@@ -313,10 +314,12 @@ def shared_title(title: str, year: int, sentence: str, corpus: str) -> bool:
         return True
     bare = re.escape(re.sub(r"^(?:the|The) ", "", title))
     tail = r"(?![\w'’-])(?!\s*:|\s+(?:[IVX]+|\d)\b|\s+[A-Z])"  # not "Ghostbusters II"
-    years = {int(y) for y in re.findall(r"\b" + bare + r"[\"”]?\s*\([^()]{0,20}?\b(1\d{3}|20\d{2})\b",
-                                        corpus)}
-    years |= {int(y) for y in re.findall(r"\b(1\d{3}|20\d{2})(?:\s+[a-z]+){0,3}\s+[\"“]?(?:The\s+)?"
-                                         + bare + r"\b[\"”]?" + tail, corpus)}
+    dated = r"(1\d{3}|20\d{2})"
+    years = {int(y) for y in re.findall(
+        r"\b" + bare + r"[\"”]?\s*\([^()]{0,20}?\b" + dated + r"\b", corpus)}
+    years |= {int(y) for y in re.findall(
+        r"\b" + dated + r"(?:\s+[a-z]+){0,3}\s+[\"“]?(?:The\s+)?" + bare + r"\b[\"”]?" + tail,
+        corpus)}
     return bool(years - {year})
 
 
@@ -515,7 +518,7 @@ def _interleaved(groups: "list[list[Any]]", rng: random.Random) -> "list[Any]":
     for g in groups:
         rng.shuffle(g)
     rng.shuffle(groups)
-    out = []
+    out: list[Any] = []
     for k in range(max((len(g) for g in groups), default=0)):
         out.extend(g[k] for g in groups if k < len(g))
     return out

@@ -481,7 +481,8 @@ def _subject_questions(c: _Clause) -> list[Question]:
     pred_toks = [*c.middle, c.root, *c.after]
     moved = [t for part in c.fronted for t in part]
     dates = bare_dates(c)
-    predicate = _join(render_dated(pred_toks, dates), _lower_first(moved, render_dated(moved, dates)))
+    predicate = _join(render_dated(pred_toks, dates),
+                      _lower_first(moved, render_dated(moved, dates)))
     ent = _entity_of(head)
     if ent is not None and ent.label_ in NAME_LABELS - {"NORP"}:
         covered = [t for t in c.subject if not (ent.start <= t.i < ent.end)]
@@ -548,8 +549,9 @@ def _object_questions(c: _Clause) -> list[Question]:
             span_years: int | None = None, tail: str = "", active: str = "") -> None:
         body, subject_text, remainder = _asked_clause(c, {t.i for t in drop})
         text = active or _finish(_join(wh_phrase, body, tail))
-        out.append(Question(text=text, active=bool(active), answer=answer, statement=c.statement, wh=wh,
-                            role="object", label=label, answer_norm=normalise_entity(answer),
+        out.append(Question(text=text, active=bool(active), answer=answer,
+                            statement=c.statement, wh=wh, role="object", label=label,
+                            answer_norm=normalise_entity(answer),
                             topic=subject_text, topic_norm=topic_norm,
                             topic_label=topic_label, remainder=remainder,
                             inverted=body, declarative=_declarative(c),

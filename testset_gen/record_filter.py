@@ -357,8 +357,8 @@ def unnatural_verb(question: str) -> bool:
 def code_name(question: str) -> bool:
     """"What is the A1?": a road, a model or a format called by a letter and a number names
     many things (most countries have an A1)."""
-    return bool(re.match(r"(?:What|Who) (?:is|was|are|were) (?:the )?[A-Z]{1,3}-?\d{1,4}[A-Za-z]?\?$",
-                         question))
+    return bool(re.match(
+        r"(?:What|Who) (?:is|was|are|were) (?:the )?[A-Z]{1,3}-?\d{1,4}[A-Za-z]?\?$", question))
 
 
 MAX_ANSWER_WORDS = 12
