@@ -44,7 +44,7 @@ from typing import Sequence
 
 from ragmeter.local import nlp
 from ragmeter.local.nlp import Sentence
-from ragmeter.local.question_focus import PLACE_NOUNS, QuestionFocus, question_focus
+from ragmeter.local.question_focus import DIMENSIONS, PLACE_NOUNS, QuestionFocus, question_focus
 from ragmeter.local.relevance import RelevanceScorer, best_sentence_coverage, key_terms
 from ragmeter.local.verifier import SentenceEncoder
 
@@ -93,6 +93,40 @@ the sentence says otherwise: 0 at 0.25 (unrelated text sits below), 1 at 0.75 (c
 paraphrase), linear between; set by that reading of the model's scale, not searched."""
 CAUSE_OPENERS = frozenset("as when because since if once".split())
 CAUSE_FRAMES = ("happens when", "happen when", "occurs when", "occur when", "so that", "in order to")
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                 "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+                 "hundred|thousand|million|billion|dozen")
+_VALUE = rf"(?:\d[\d,.]*|{_NUMBER_WORDS}|a|an|half|several|few)"
+UNITS = {
+    "duration": r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|fortnights?|months?|years?|yrs?|"
+                r"decades?|century|centuries)",
+    "length": r"(?:mm|cm|m|km|metres?|meters?|kilometres?|kilometers?|miles?|feet|foot|ft|inch|inches|yards?|"
+              r"light[\s-]?years?)",
+    "temperature": r"(?:[°º]\s*[cf]?|degrees?)",
+}
+"""The units a number of each dimension (``question_focus.DIMENSIONS``) is given in."""
+_BARE_NUMBER = re.compile(rf"\b(?!(?:1\d|20)\d\d\b)(?:\d[\d,.]*\d|\d|{_NUMBER_WORDS})\s*(?:[:;,)]|\.(?!\d)|$)", re.I)
+"""A number standing alone ("just thirteen: the five vowels..."), not a year."""
+
+
+def measured(measure: str, text: str) -> bool:
+    """Whether ``text`` gives a number of what a number question counts or measures: for a
+    dimension, a value with one of its units ("9 hours and 56 minutes", "828 metres",
+    "30 °C", "within about an hour"); for a counted noun, a number before it ("4.24
+    light-years" for "how many light years", "12 minutes" for "how many minutes") or a
+    number standing alone. A number of something else does not answer: "11.2 days" and
+    "2016" do not say how many light years away a star is, "82 games" or "24 seconds" how
+    many minutes a game lasts."""
+    units = [UNITS[d] for d in measure.split() if d in UNITS]
+    if units or measure in DIMENSIONS.values():
+        unit = "|".join(units)
+        return bool(re.search(rf"\b{_VALUE}[\s-]*(?:[a-z]+[\s-]+)?(?:{unit})(?![a-z])", text, re.I))
+    stem = re.escape(measure[:-1] if measure.endswith("s") and len(measure) > 3 else measure)
+    # a count is a number, not "a" ("a team's players"); the noun may end a compound ("105 kilocalories")
+    return bool(re.search(rf"\b(?:\d[\d,.]*|{_NUMBER_WORDS})[\s-]+(?:[\w'-]+[\s-]+){{0,2}}?[\w-]*{stem}", text, re.I)
+                or _BARE_NUMBER.search(text))
+
+
 _MONEY = re.compile(r"[$£€¥₹]|\b(?:rs|usd|eur|dollars?|cents?|pounds?|euros?|rupees?|paise|per hour|an hour|a year|per year|salary)\b", re.I)
 
 
@@ -109,7 +143,10 @@ class ChunkSignals:
     cosine: float | None = None
     answer_type: bool = True
     spelled: float | None = None
-    """``presence`` by spelling and reference alone, before focus said in other words."""
+    """``presence`` by spelling and reference alone, before focus said in other words and
+    names the chunk leaves unnamed."""
+    unnamed: tuple[str, ...] = ()
+    """The question's names the chunk's opening stands for (``unnamed_subject``)."""
 
 
 @dataclass(frozen=True)
@@ -148,12 +185,13 @@ def _has(sentence: Sentence, term: str) -> bool:
 
 def _share(terms: Sequence[str], weights: Sequence[float], sentences: Sequence[Sentence],
            asks: QuestionFocus | None = None, meant: float = 0.0,
-           paraphrasable: Sequence[bool] | None = None) -> float:
+           paraphrasable: Sequence[bool] | None = None, unnamed: frozenset[str] = frozenset()) -> float:
     """Rarity-weighted share of ``terms`` the sentences name, by spelling or (with ``asks``)
-    by reference (``referred``)."""
+    by reference (``referred``); ``unnamed``: terms the chunk's opening refers to without
+    naming them (``unnamed_subject``)."""
     if not terms:
         return 1.0
-    named = referred(asks, sentences) if asks is not None else frozenset()
+    named = (referred(asks, sentences) if asks is not None else frozenset()) | unnamed
     found = 0.0
     for k, (t, w) in enumerate(zip(terms, weights)):
         if t in named or any(_has(s, t) for s in sentences):
@@ -207,6 +245,35 @@ def referred(asks: QuestionFocus, sentences: Sequence[Sentence]) -> frozenset[st
                 if any(_initials(caps[k : k + n]) == acronym.upper() for k in range(len(caps) - n + 1)):
                     out.add(acronym)
     return frozenset(out)
+
+
+def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence], weights: Sequence[float]) -> frozenset[str]:
+    """The question's names a chunk stands for without naming them: when the chunk's first
+    sentence refers back (``Sentence.refers_back``: "The gas giant turns once in 9 hours 56
+    minutes", "Its next return is predicted for 2061", "Take the tablet in the morning"),
+    the text it was cut from named its topic before it, and the names among the
+    question's nouns ("proxima centauri", "halley", "levothyroxine") and its proper-name
+    phrases ("mary rose") are taken as that topic. Only names (``NAME_WEIGHT``, or a
+    proper-name phrase): the question's common words must still be said,
+    by their spelling or their meaning; and the caller credits them only in a chunk that
+    holds an answer of the expected kind."""
+    if not sentences or not sentences[0].refers_back:
+        return frozenset()
+    phrased = {w for phrase in asks.phrases for w in phrase}
+    return frozenset(t for t, w in zip(asks.focus, weights)
+                     if t in phrased or t in asks.nouns and w >= NAME_WEIGHT)
+
+
+_PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|describes|denotes)\b(?!\s+\w+\s+(?:to|that)\b)", re.I)
+"""A chunk opening on what its unnamed topic is ("It is a simplified contact language...",
+"It is interest paid on..."), not on a pronoun standing for a clause ("It is important to
+...", "It is said that...")."""
+
+
+def defines_unnamed(sentences: Sequence[Sentence]) -> bool:
+    """Whether the chunk opens by saying what its unnamed topic is: a definition whose
+    subject is the thing the chunk was cut from a text about."""
+    return bool(sentences) and sentences[0].pronoun_subject and bool(_PRONOUN_DEFINES.match(sentences[0].text))
 
 
 def instructions(sentences: Sequence[str]) -> frozenset[str]:
@@ -288,6 +355,8 @@ def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[
     if kind == "money":
         return "MONEY" in labels or bool(_MONEY.search(sentence.text)) and bool(sentence.numbers)
     if kind == "number":
+        if asks.measure:
+            return measured(asks.measure, sentence.text)
         return bool(sentence.numbers) or bool(labels & set(ENTITY_KINDS["number"]))
     if kind == "date":
         # a point in time, not a length or a frequency ("every seven years" does not say when)
@@ -360,12 +429,15 @@ class ChunkRelevanceScorer:
         out = []
         for passage, cosine in zip(analyses, cosines):
             sentences = passage.sentences
-            presence = _share(focus, weights, sentences, asks)
             steps = (instructions([s.text for s in sentences]) if asks.kind == "procedure"
                      else explanations([s.text for s in sentences], focus) if asks.kind == "reason"
                      else frozenset())
             evidence, best, typed = 0.0, "", False
-            answering = [i for i, s in enumerate(sentences) if holds_answer(asks, s, focus, steps)]
+            answering = [i for i, s in enumerate(sentences) if holds_answer(asks, s, focus, steps)
+                         or i == 0 and asks.kind == "definition" and defines_unnamed(sentences)]
+            # names the chunk stands for without spelling them, only where it answers
+            unnamed = unnamed_subject(asks, sentences, weights) if answering else frozenset()
+            presence = _share(focus, weights, sentences, asks, unnamed=unnamed)
             # focus said in other words, read only in sentences holding the expected answer:
             # "Sunlight ... arrives roughly 8 minutes" is about light reaching the Earth
             meant = [0.0] * len(sentences)
@@ -379,12 +451,12 @@ class ChunkRelevanceScorer:
                 typed = True
                 # the focus may be named in the sentence before ("Ackley, Iowa. It is a city in...")
                 window = sentences[max(0, i - 1) : i + 1]
-                about = _share(focus, weights, window, asks, meant[i], common)
+                about = _share(focus, weights, window, asks, meant[i], common, unnamed)
                 if about > evidence:
                     evidence, best = about, s.text
-            spelled = presence
+            spelled = _share(focus, weights, sentences, asks) if unnamed else presence
             if any(meant):
-                presence = max(presence, max(_share(focus, weights, sentences, asks, meant[i], common)
+                presence = max(presence, max(_share(focus, weights, sentences, asks, meant[i], common, unnamed)
                                              for i in answering))
             out.append(ChunkSignals(
                 coverage=best_sentence_coverage(terms, passage),
@@ -395,6 +467,7 @@ class ChunkRelevanceScorer:
                 answer_type=typed or asks.kind in UNTYPED,
                 cosine=cosine,
                 spelled=spelled,
+                unnamed=tuple(t for t in focus if t in unnamed),
             ))
         return out
 
@@ -438,6 +511,8 @@ def _reason(asks: QuestionFocus, s: ChunkSignals, p: float) -> str:
         why = f"no sentence about the focus holds the {wanted} asked for"
     else:
         why = f"{s.evidence:.0%} of the focus in its best sentence"
+    if s.unnamed:
+        why += f"; its opening refers to a topic it does not name, taken as {' '.join(s.unnamed)!r}"
     if s.spelled is not None and s.presence > s.spelled + 0.05:
         why += f"; {s.spelled:.0%} of the focus by its words, {s.presence:.0%} counting the words it says otherwise"
     return f"local relevance {p:.2f}: {why}"
