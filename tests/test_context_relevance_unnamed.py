@@ -138,3 +138,30 @@ def test_a_count_is_a_number_before_the_noun_or_inside_its_compound_not_an_artic
     assert measured("players", "Each side has seven players in the water.")
     assert not measured("players", "Players cannot touch the bottom, and a team's players must tread water.")
 
+
+@pytest.mark.parametrize(("question", "sentence", "defines"), [
+    ("What is a flying buttress?", "Flying buttresses are found on many Gothic cathedrals.", False),
+    ("What is a deductible in car insurance?", "Car insurance deductibles are chosen when you buy the policy.", False),
+    ("What is compound interest?", "Compound interest is often contrasted with simple interest.", False),
+    ("What does the word ephemeral mean?", "The word ephemeral is often used by poets.", False),
+    ("What is compound interest?", "Compound interest is interest paid on both the sum and the interest.", True),
+    ("What is a tariff?", "A tariff is defined as a tax on imports.", True),
+    ("What is a tariff?", "In trade, a tariff is a tax on imports.", True),
+    ("What does the word ephemeral mean?", "Ephemeral means lasting for a very short time.", True),
+])
+def test_what_is_done_to_a_thing_or_how_often_is_not_what_it_is(question, sentence, defines):
+    from ragmeter.local.chunk_relevance import holds_answer
+
+    asks = question_focus(question)
+    assert holds_answer(asks, nlp.analyse([sentence])[0].sentences[0], asks.focus) is defines
+
+
+def test_names_the_chunk_spells_are_not_taken_as_unnamed_and_a_yes_no_question_anchors_none(scorer):
+    asks = question_focus("What temperature should I wash the Alder merino base layer at?")
+    spelled = nlp.analyse(["The Alder base layer is knitted from merino wool and keeps you warm down to -10 °C."])[0]
+    assert spelled.sentences[0].refers_back
+    assert unnamed_subject(asks, spelled.sentences, _weights(asks)) == frozenset()
+    # a yes/no question expects no kind of answer: "The free plan..." gets no name from its opening
+    (plan,) = scorer.relevance("Can I use Pixelry's free plan for commercial projects?",
+                               ["The free plan includes 5 GB of storage and 1080p exports."])
+    assert plan.signals.unnamed == () and plan.signals.presence < 0.8

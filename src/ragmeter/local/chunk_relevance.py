@@ -253,15 +253,16 @@ def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence], weights:
     minutes", "Its next return is predicted for 2061", "Take the tablet in the morning"),
     the text it was cut from named its topic before it, and the names among the
     question's nouns ("proxima centauri", "halley", "levothyroxine") and its proper-name
-    phrases ("mary rose") are taken as that topic. Only names (``NAME_WEIGHT``, or a
-    proper-name phrase): the question's common words must still be said,
-    by their spelling or their meaning; and the caller credits them only in a chunk that
-    holds an answer of the expected kind."""
+    phrases ("mary rose") that the chunk does not spell are taken as that topic. Only names
+    (``NAME_WEIGHT``, or a proper-name phrase): the question's common words must still be
+    said, by their spelling or their meaning; and the caller credits them only in a chunk
+    that holds an answer of the expected kind (never for a yes/no or open question, which
+    expects no kind)."""
     if not sentences or not sentences[0].refers_back:
         return frozenset()
     phrased = {w for phrase in asks.phrases for w in phrase}
     return frozenset(t for t, w in zip(asks.focus, weights)
-                     if t in phrased or t in asks.nouns and w >= NAME_WEIGHT)
+                     if (t in phrased or t in asks.nouns and w >= NAME_WEIGHT) and not any(_has(s, t) for s in sentences))
 
 
 _PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|describes|denotes)\b(?!\s+\w+\s+(?:to|that)\b)", re.I)
@@ -325,6 +326,28 @@ def _new_entity(sentence: Sentence, labels: Sequence[str], focus_terms: Sequence
                for e in sentence.entities)
 
 
+COPULAS = frozenset("is are was were".split())
+HOW_OFTEN = frozenset("often usually also sometimes commonly frequently widely generally still mostly".split())
+NAMING_PARTICIPLES = frozenset("defined called known termed named described".split())
+IRREGULAR_PARTICIPLES = frozenset(
+    "found made built held sold kept put set bought brought taught thought told paid laid sent spent left "
+    "lost met read run shown worn grown drawn hidden seen done won struck hung fed led".split())
+
+
+def _said_of(verb: str, after: Sequence[str]) -> bool:
+    """Whether "X is/are ..." goes on to say what is done to X or how often, not what X is:
+    a copula followed by a past participle ("Flying buttresses are found on...", "Car
+    insurance deductibles are chosen when...") or an adverb of frequency ("Compound interest
+    is often contrasted with...", "The word ephemeral is often used by poets"). "X is defined
+    as", "is called", "is known as" still define. Participles are read from their endings
+    ("-ed", "-en") and the common irregular ones, since the analysis keeps words, not tags."""
+    if verb not in COPULAS or not after:
+        return False
+    nxt = after[0]
+    return nxt in HOW_OFTEN or nxt in IRREGULAR_PARTICIPLES or nxt not in NAMING_PARTICIPLES and len(nxt) > 4 and (
+        nxt.endswith("ed") or nxt.endswith("en"))
+
+
 def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[str],
                  steps: frozenset[str] = frozenset()) -> bool:
     """Whether ``sentence`` holds something of the kind ``asks`` expects.
@@ -342,10 +365,13 @@ def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[
         for i, w in enumerate(head):
             if any(_matches(t, w) for t in focus_terms):
                 rest = head[i + 1 : i + 6]
-                if any(r in DEFINING_WORDS for r in rest):
+                verb = next((k for k, r in enumerate(rest) if r in DEFINING_WORDS), -1)
+                if verb >= 0 and not _said_of(rest[verb], words[i + verb + 2 : i + verb + 3]):
                     return True
-        return bool(re.match(r"^\W*[\w\s'-]{1,40}?\s*(?:[-–—:=(]|\bis\b|\bmeans\b)", sentence.text)) and any(
-            _matches(t, w) for t in focus_terms for w in words[:6])
+        entry = re.match(r"^\W*[\w\s'-]{1,40}?\s*(?:[-–—:=(]|\b(is)\b|\bmeans\b)\s*([\w'-]*)", sentence.text)
+        if entry is None or entry.group(1) and _said_of("is", [entry.group(2).lower()]):
+            return False
+        return any(_matches(t, w) for t in focus_terms for w in words[:6])
     if kind == "procedure":
         return sentence.text in steps
     if kind == "attribute":
@@ -435,8 +461,11 @@ class ChunkRelevanceScorer:
             evidence, best, typed = 0.0, "", False
             answering = [i for i, s in enumerate(sentences) if holds_answer(asks, s, focus, steps)
                          or i == 0 and asks.kind == "definition" and defines_unnamed(sentences)]
-            # names the chunk stands for without spelling them, only where it answers
-            unnamed = unnamed_subject(asks, sentences, weights) if answering else frozenset()
+            # names the chunk stands for without spelling them, only where it holds an answer of
+            # the kind asked for: a question with no answer type has nothing to anchor them
+            # ("The free plan includes 5 GB" is not about Pixelry's plan for that reason alone)
+            unnamed = (unnamed_subject(asks, sentences, weights) if answering and asks.kind not in UNTYPED
+                       else frozenset())
             presence = _share(focus, weights, sentences, asks, unnamed=unnamed)
             # focus said in other words, read only in sentences holding the expected answer:
             # "Sunlight ... arrives roughly 8 minutes" is about light reaching the Earth
