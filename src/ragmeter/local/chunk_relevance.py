@@ -185,7 +185,8 @@ def _has(sentence: Sentence, term: str) -> bool:
 
 def _share(terms: Sequence[str], weights: Sequence[float], sentences: Sequence[Sentence],
            asks: QuestionFocus | None = None, meant: float = 0.0,
-           paraphrasable: Sequence[bool] | None = None, unnamed: frozenset[str] = frozenset()) -> float:
+           paraphrasable: Sequence[bool] | None = None,
+           unnamed: frozenset[str] = frozenset()) -> float:
     """Rarity-weighted share of ``terms`` the sentences name, by spelling or (with ``asks``)
     by reference (``referred``); ``unnamed``: terms the chunk's opening refers to without
     naming them (``unnamed_subject``)."""
@@ -247,7 +248,8 @@ def referred(asks: QuestionFocus, sentences: Sequence[Sentence]) -> frozenset[st
     return frozenset(out)
 
 
-def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence], weights: Sequence[float]) -> frozenset[str]:
+def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence],
+                    weights: Sequence[float]) -> frozenset[str]:
     """The question's names a chunk stands for without naming them: when the chunk's first
     sentence refers back (``Sentence.refers_back``: "The gas giant turns once in 9 hours 56
     minutes", "Its next return is predicted for 2061", "Take the tablet in the morning"),
@@ -262,7 +264,8 @@ def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence], weights:
         return frozenset()
     phrased = {w for phrase in asks.phrases for w in phrase}
     return frozenset(t for t, w in zip(asks.focus, weights)
-                     if (t in phrased or t in asks.nouns and w >= NAME_WEIGHT) and not any(_has(s, t) for s in sentences))
+                     if (t in phrased or t in asks.nouns and w >= NAME_WEIGHT)
+                     and not any(_has(s, t) for s in sentences))
 
 
 _PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|describes|denotes)\b(?!\s+\w+\s+(?:to|that)\b)", re.I)
@@ -274,7 +277,8 @@ _PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|descr
 def defines_unnamed(sentences: Sequence[Sentence]) -> bool:
     """Whether the chunk opens by saying what its unnamed topic is: a definition whose
     subject is the thing the chunk was cut from a text about."""
-    return bool(sentences) and sentences[0].pronoun_subject and bool(_PRONOUN_DEFINES.match(sentences[0].text))
+    opening = sentences[0] if sentences else None
+    return opening is not None and opening.pronoun_subject and bool(_PRONOUN_DEFINES.match(opening.text))
 
 
 def instructions(sentences: Sequence[str]) -> frozenset[str]:
@@ -327,7 +331,8 @@ def _new_entity(sentence: Sentence, labels: Sequence[str], focus_terms: Sequence
 
 
 COPULAS = frozenset("is are was were".split())
-HOW_OFTEN = frozenset("often usually also sometimes commonly frequently widely generally still mostly".split())
+HOW_OFTEN = frozenset(
+    "often usually also sometimes commonly frequently widely generally still mostly".split())
 NAMING_PARTICIPLES = frozenset("defined called known termed named described".split())
 IRREGULAR_PARTICIPLES = frozenset(
     "found made built held sold kept put set bought brought taught thought told paid laid sent spent left "
@@ -344,8 +349,9 @@ def _said_of(verb: str, after: Sequence[str]) -> bool:
     if verb not in COPULAS or not after:
         return False
     nxt = after[0]
-    return nxt in HOW_OFTEN or nxt in IRREGULAR_PARTICIPLES or nxt not in NAMING_PARTICIPLES and len(nxt) > 4 and (
-        nxt.endswith("ed") or nxt.endswith("en"))
+    if nxt in HOW_OFTEN or nxt in IRREGULAR_PARTICIPLES:
+        return True
+    return nxt not in NAMING_PARTICIPLES and len(nxt) > 4 and nxt.endswith(("ed", "en"))
 
 
 def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[str],
