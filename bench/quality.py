@@ -414,7 +414,7 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-2": "written before the second round of changes, 7 domains",
             "ctxrel-3": "held out: written before the third round of changes, scored once after it",
             "ctxrel-4": "written blind after the third round, decided W_ANSWER_TYPE; misses read in the fifth",
-            "ctxrel-5": "held out: written blind on 2026-11-24 after the fifth round's methods were fixed"}[r["set"]]
+            "ctxrel-5": "held out: written blind on 2026-11-24 beside the fifth round, which never saw it; first scored after it"}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
