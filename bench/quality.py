@@ -374,7 +374,7 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     pairs on other topics written before the third round and not scored until it was done;
     ``"ctxrel-4"``: 45 pairs written blind after the third round, on which the choice between
     the two answer-type weights measured then was made (``ChunkRelevanceScorer.W_ANSWER_TYPE``);
-    ``"ctxrel-5"``: 40 pairs written blind on 2026-11-24 after the methods were fixed."""
+    ``"ctxrel-5"``: 40 pairs written blind on 2026-11-24 beside the fifth round of changes, which never saw it."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
