@@ -25,7 +25,7 @@ from typing import Iterable, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ragmeter.extras import require
-from ragmeter.local import binding, caches, nlp, quantities
+from ragmeter.local import caches, nlp, quantities
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
 from ragmeter.local.alignment import Alignment
@@ -772,10 +772,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     quantity in another form (``quantities.restated``: "nine out of ten" for "90 percent",
     "nearly 3.5 km" for "3,490 metres", "the early 1500s" for "the early sixteenth
     century"): faithful answers restate figures, and the exact check alone broke them.
-    Figures the claim has exchanged ("the first permit 160 pounds, the second 95" where the
-    premise has it the other way round: ``binding.misbound_figures``) are not stated, nor
-    are figures bounded the other way ("more than 30 days after" where the premise says
-    "within 30 days": ``quantities.opposed_bounds``).
+    Figures bounded the other way ("more than 30 days after" where the premise says
+    "within 30 days": ``quantities.opposed_bounds``) are not stated.
     """
     numbers = set(premise.numbers)
     for d in premise.dates:
@@ -789,8 +787,6 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
         return 1.0
     stated = sum(checks) / len(checks)
     if evidence is not None and contradicted_values(claim, evidence, rivals):
-        return 0.0
-    if binding.misbound_figures(claim.text, [s.text for s in premise.sentences]):
         return 0.0
     if quantities.opposed_bounds(claim.text, premise.text):
         return 0.0
