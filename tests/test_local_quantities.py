@@ -179,3 +179,19 @@ def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
 ])
 def test_opposed_bounds(claim, premise, opposed):
     assert opposed_bounds(claim, premise) == opposed
+
+
+@pytest.mark.parametrize("text, hedge", [
+    ("Do not give more than 4 doses.", "at_most"),
+    ("Do not give for more than 3 days.", "at_most"),
+    ("It must not fall below 5 degrees.", "at_least"),
+    ("VAT not included, for up to five people.", "at_most"),  # the "not" is in another clause
+    ("Give more than 4 doses.", "at_least"),
+])
+def test_a_denied_bound_turns_round(text, hedge):
+    assert quantities(text)[0].hedge == hedge
+
+
+def test_a_denied_ceiling_is_not_opposed_by_a_ceiling():
+    assert opposed_bounds("Give no more than four doses a day.", "Do not give more than 4 doses in a day.") == []
+    assert opposed_bounds("Give at least four doses a day.", "Do not give more than 4 doses in a day.") == ["4"]

@@ -386,8 +386,22 @@ class _Reader:
         words = [self.lower(k) for k in range(max(0, i - 4), i)]
         for phrase, kind in _HEDGES:
             if words[len(words) - len(phrase):] == phrase and len(words) >= len(phrase):
+                before = i - len(phrase)
+                if kind != "approx" and self.denied(before):
+                    # "do not give (for) more than 4 doses", "not more than 4": at most 4
+                    return "at_most" if kind == "at_least" else "at_least"
                 return kind
         return ""
+
+    def denied(self, i: int) -> bool:
+        """A "not" (or "never", "don't") up to three tokens before token ``i``, in its
+        clause: "do not give (for) more than 4 doses" bounds from above; "VAT not included,
+        for up to five people" does not turn "up to" round."""
+        for k in range(max(0, i - 3), i):
+            if _denies(self.lower(k)) and not any(
+                    c in self.text[self.toks[k].end:self.toks[i].start] for c in ",;:"):
+                return True
+        return False
 
     def hedge_after(self, j: int) -> str:
         pair = (self.lower(j), self.lower(j + 1))
@@ -828,6 +842,10 @@ def _states_as_difference(claim: Quantity, premise: Sequence[Quantity]) -> bool:
     return False
 
 
+def _denies(word: str) -> bool:
+    return word in ("not", "never", "cannot") or word.endswith(("n't", "n’t"))
+
+
 _OPPOSITE = {"at_least": "at_most", "at_most": "at_least"}
 
 
@@ -849,7 +867,10 @@ def opposed_bounds(claim: str, premise: str) -> list[str]:
         if other is None:
             continue
         plain = dataclasses.replace(q, hedge="")
-        same = [p for p in theirs if states(dataclasses.replace(p, hedge=""), plain)]
+        # the same amount both ways: "one litre" is not "1.5 litres", though one rounds
+        # to the other
+        same = [p for p in theirs if states(dataclasses.replace(p, hedge=""), plain)
+                and states(plain, dataclasses.replace(p, hedge=""))]
         if any(p.hedge == other for p in same) and not any(p.hedge == q.hedge for p in same):
             out.extend(sorted(q.sources))
     return list(dict.fromkeys(out))
