@@ -81,7 +81,8 @@ _X_LICENSED = re.compile(r"^(?P<subject>.+?) (?:is|has been|are) (?P<lic>[A-Z][A
                          r"[ -]licensed\b")
 
 SELF_REFERENCES = ("this library", "this package", "this project", "this module",
-                   "the library", "the package", "the project")
+                   "this framework", "the library", "the package",
+                   "the project")
 """How a page names its own subject; replaced by the page's name in a question."""
 
 ELSEWHERE = frozenset("learn understand see know read find get give try cite".split())
@@ -130,7 +131,8 @@ def _starts_with_verb(doc: "Doc", text: str) -> bool:
     """The first word of ``text`` inside ``doc`` is a verb's base form ("enable", "set")."""
     start = doc.text.find(text)
     tok = next((t for t in doc if t.idx == start), None)
-    return tok is not None and tok.tag_ == "VB"
+    # an imperative after a comma is tagged VBP as often as VB ("..., activate the project")
+    return tok is not None and (tok.tag_ == "VB" or tok.tag_ == "VBP" and tok.pos_ == "VERB")
 
 
 def _by_default(doc: "Doc", rest: str, page: str, sentence: str) -> DocQuestion | None:
@@ -254,3 +256,18 @@ def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
         out.append(DocQuestion(f"Which licence {does} {page} use?", lic, s, "licence",
                                lic.upper()))
     return out
+
+
+def named_statement(claim: str, page: str) -> str | None:
+    """The claim with its opening self-reference replaced by the page's name ("This project
+    uses uv for dependency management." -> "Unstructured uses uv for dependency
+    management."), for the statement rules to ask about; ``None`` when it opens otherwise.
+    A page's "this project" is the page's subject (read over the bench folder: every one of
+    them), unlike "it", which mostly refers to the sentence before."""
+    if not page:
+        return None
+    for ref in SELF_REFERENCES:
+        if claim.lower().startswith(ref + " "):
+            name = page[:1].upper() + page[1:] if page.startswith("the ") else page
+            return name + claim[len(ref):]
+    return None

@@ -56,7 +56,7 @@ from ragmeter.local.nlp import normalise_entity, normalise_text
 
 from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.doc_questions import DocQuestion, doc_questions
+from testset_gen.doc_questions import DocQuestion, doc_questions, named_statement
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.page_subject import page_names
@@ -181,7 +181,13 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
     # and the statement without its aside is still what the sentence says
     claims = [[re.sub(r"\s*\([^()]*\)", "", cl.text) for cl in cls if cl.kind == "claim"]
               for cls in clauses_of(texts, docs=chunk_docs)]
-    flat = list(dict.fromkeys(t for cs in claims for t in cs))
+    # "This project uses uv ..." on a page about Unstructured: asked as "Unstructured uses
+    # uv ...", the ground truth staying what the page says
+    page_of = {cid: (pages or {}).get(str(graph.node(cid).get("document_id", "")), "")
+               for cid in chunk_ids}
+    named = {(cid, cl): n for cid, cs in zip(chunk_ids, claims) for cl in cs
+             if (n := named_statement(cl, page_of[cid]))}
+    flat = list(dict.fromkeys([t for cs in claims for t in cs] + list(named.values())))
     docs = dict(zip(flat, parse(flat)))
     doc_names: dict[str, frozenset[str]] = {}
     doc_subjects: dict[str, frozenset[str]] = {}
@@ -212,9 +218,17 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
         # ("... pass a msgpack. ExtType object": extraction put a space into the code name)
         whole_sentences = [text[a:b] for a, b in spans if (b >= len(text) or text[b].isspace())
                            and not re.match(r"\s*[A-Z][a-z]+[A-Z]\w*\b", text[b:])]
+        asked = doc_questions(whole_sentences, page)
+        patterned = {q.statement for q in asked}
+        for claim in cs:
+            if (cid, claim) not in named or claim in patterned:
+                continue  # a pattern asked it already ("Which licence does Typer use?")
+            for sent in docs[named[(cid, claim)]].sents:
+                asked.extend(DocQuestion(q.text, q.answer, claim, "self_reference")
+                             for q in questions_from_sentence(sent, known | {page})
+                             if q.role == "object" and q.topic == page and q.wh != "define")
         out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in spans],
-                                   names, labels, title, doc_subjects[doc_id], page,
-                                   doc_questions(whole_sentences, page)))
+                                   names, labels, title, doc_subjects[doc_id], page, asked))
     return out
 
 
@@ -282,7 +296,7 @@ def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
     metadata (the filter reads it as a known name, not one the sentence must write)."""
     return [_Candidate("simple", q.text, q.statement, (cq.chunk_id,), (
         ("answer", q.answer), ("wh", q.text.split()[0].lower()), ("template", f"doc:{q.template}"),
-        ("page", cq.page), ("source_sentences", [q.statement])))
+        ("page", cq.page), ("source_sentences", [_source_sentence(q.statement, cq.sentences)])))
         for q in cq.documentation]
 
 
