@@ -111,7 +111,7 @@ def test_python_requirements_and_licences():
     assert _asked("This library supports Python 3.9 and higher.", "IDNA") == {
         "Which Python versions does IDNA support?": "3.9 and higher"}
     assert _asked("This project is licensed under the terms of the MIT license.", "Typer") == {
-        "Which licence does Typer use?": "MIT"}
+        "Which license does Typer use?": "MIT"}
     # another package's requirement or licence is not the page's
     assert _asked("Textual requires Python 3.9 or later.") == {}
     assert _asked("Click is licensed under the BSD license.", "Typer") == {}
@@ -119,9 +119,15 @@ def test_python_requirements_and_licences():
 
 def test_this_project_as_subject_is_the_page():
     assert named_statement("This project uses uv for dependency management.", "Unstructured") == (
-        "Unstructured uses uv for dependency management.")
+        "Unstructured uses uv for dependency management.", "Unstructured",
+        "This project uses uv for dependency management.")
     assert named_statement("The library closes connections.", "the OpenAI Python API library") == (
-        "The OpenAI Python API library closes connections.")
+        "The OpenAI Python API library closes connections.", "the OpenAI Python API library",
+        "The library closes connections.")
+    # a lowercase name opening the sentence is capitalised for the rules (the claim splitter
+    # capitalised it already); the ground truth is spelled as the page spells it
+    assert named_statement("Fsspec uses Black to format the code.", "fsspec") == (
+        "Fsspec uses Black to format the code.", "Fsspec", "fsspec uses Black to format the code.")
     # "it" mostly refers to the sentence before: not replaced
     assert named_statement("It uses uv for dependency management.", "Unstructured") is None
 
@@ -155,7 +161,19 @@ def test_a_readme_gives_named_records_whose_ground_truth_is_the_sentence():
     uv = questions["What does Typer use for dependency management?"]
     assert uv.ground_truth == "This project uses uv for dependency management."
     assert uv.metadata["page"] == "Typer" and uv.metadata["answer"] == "uv"
-    assert questions["Which licence does Typer use?"].metadata["answer"] == "MIT"
+    assert questions["Which license does Typer use?"].metadata["answer"] == "MIT"
+
+
+def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
+    page = ("# filesystem_spec\n\nfsspec is a library. Use fsspec for files. Install fsspec. "
+            "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n")
+    graph = _graph({"readme_fsspec.md": page})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    asked = {r.question: r.ground_truth for r in result.records}
+    assert asked["What does fsspec use to ensure a consistent code format?"] == (
+        "fsspec uses Black to ensure a consistent code format.")
 
 
 def test_two_pages_stating_one_licence_or_two_pythons_compare():
@@ -164,7 +182,7 @@ def test_two_pages_stating_one_licence_or_two_pythons_compare():
         d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
         for d in graph.document_ids()}))
     (shared,) = _page_comparisons(cqs, random.Random(0))
-    assert shared.question == "Which licence do RapidFuzz and Typer both use?"
+    assert shared.question == "Which license do RapidFuzz and Typer both use?"
     assert shared.ground_truth == ("RapidFuzz is licensed under the MIT license. This project is "
                                    "licensed under the terms of the MIT license.")
     assert rule_reasons(shared.filter_input([graph.node(i)["text"] for i in shared.chunk_ids])) == []
@@ -180,7 +198,7 @@ def test_two_pages_stating_one_licence_or_two_pythons_compare():
 
 def test_the_newer_python_is_checked_against_the_stated_versions():
     sentences = ("This library supports Python 3.9 and higher.", "Rich requires Python 3.8 or later.")
-    item = FilterInput("Which needs a newer Python version: IDNA or Rich?", " ".join(sentences),
+    item = FilterInput("Which requires a newer Python version: IDNA or Rich?", " ".join(sentences),
                        "IDNA", sentences, sentences, derived="newer_python", pages=("IDNA", "Rich"))
     assert rule_reasons(item) == []
     swapped = FilterInput(item.question, item.ground_truth, "Rich", sentences[::-1], sentences,

@@ -250,24 +250,40 @@ def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
     licence = _LICENSED_UNDER.match(s) or _X_LICENSED.match(s)
     if licence and _about_page(licence.group("subject"), page):
         lic = re.sub(r" Licen[cs]e$", "", licence.group("lic"))
-        # "Which licence is Typer released under?" parses as two clauses (the filter's
-        # subordinate-clause check drops it); "use" says the same in one
+        # "Which license is Typer released under?" parses as two clauses (the filter's
+        # subordinate-clause check drops it); "use" says the same in one. "license", as the
+        # pages spell it: the local judge found no context sentence relevant to "licence"
         does = "do" if page.startswith("the ") and page.endswith("s") else "does"
-        out.append(DocQuestion(f"Which licence {does} {page} use?", lic, s, "licence",
+        out.append(DocQuestion(f"Which license {does} {page} use?", lic, s, "licence",
                                lic.upper()))
     return out
 
 
-def named_statement(claim: str, page: str) -> str | None:
-    """The claim with its opening self-reference replaced by the page's name ("This project
-    uses uv for dependency management." -> "Unstructured uses uv for dependency
-    management."), for the statement rules to ask about; ``None`` when it opens otherwise.
-    A page's "this project" is the page's subject (read over the bench folder: every one of
-    them), unlike "it", which mostly refers to the sentence before."""
+def named_statement(claim: str, page: str) -> tuple[str, str, str] | None:
+    """The claim as the statement rules can ask it about the page, the page's name as
+    spelled in it, and the claim as the page writes it (the ground truth); ``None`` when the
+    claim does not open with the page.
+
+    * An opening self-reference becomes the page's name ("This project uses uv for
+      dependency management." -> "Unstructured uses uv ..."). A page's "this project" is the
+      page's subject (read over the bench folder: every one of them), unlike "it", which
+      mostly refers to the sentence before.
+    * A lowercase name opening the claim ("fsspec uses Black to ...") is capitalised for the
+      rules, which take a lowercase first word for a common one; the question is spelled
+      back ("What does fsspec use to ...?")."""
     if not page:
         return None
     for ref in SELF_REFERENCES:
         if claim.lower().startswith(ref + " "):
             name = page[:1].upper() + page[1:] if page.startswith("the ") else page
-            return name + claim[len(ref):]
+            return name + claim[len(ref):], _lowered(name), claim
+    # the claim splitter capitalises a sentence's first letter ("Fsspec uses ...")
+    if page[:1].islower() and " " not in page and claim.lower().startswith(page.lower() + " "):
+        name = page[:1].upper() + page[1:]
+        return name + claim[len(page):], name, page + claim[len(page):]
     return None
+
+
+def _lowered(name: str) -> str:
+    """The name as a question shows it inside a sentence ("the OpenAI Python API library")."""
+    return name[:1].lower() + name[1:] if name.startswith("The ") else name

@@ -187,7 +187,7 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
                for cid in chunk_ids}
     named = {(cid, cl): n for cid, cs in zip(chunk_ids, claims) for cl in cs
              if (n := named_statement(cl, page_of[cid]))}
-    flat = list(dict.fromkeys([t for cs in claims for t in cs] + list(named.values())))
+    flat = list(dict.fromkeys([t for cs in claims for t in cs] + [n for n, _, _ in named.values()]))
     docs = dict(zip(flat, parse(flat)))
     doc_names: dict[str, frozenset[str]] = {}
     doc_subjects: dict[str, frozenset[str]] = {}
@@ -222,11 +222,13 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
         patterned = {q.statement for q in asked}
         for claim in cs:
             if (cid, claim) not in named or claim in patterned:
-                continue  # a pattern asked it already ("Which licence does Typer use?")
-            for sent in docs[named[(cid, claim)]].sents:
-                asked.extend(DocQuestion(q.text, q.answer, claim, "self_reference")
-                             for q in questions_from_sentence(sent, known | {page})
-                             if q.role == "object" and q.topic == page and q.wh != "define")
+                continue  # a pattern asked it already ("Which license does Typer use?")
+            statement, spelled, written = named[(cid, claim)]
+            for sent in docs[statement].sents:
+                asked.extend(DocQuestion(q.text.replace(spelled, _lowered_page(page)), q.answer,
+                                         written, "self_reference")
+                             for q in questions_from_sentence(sent, known | {spelled})
+                             if q.role == "object" and q.topic == spelled and q.wh != "define")
         out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in spans],
                                    names, labels, title, doc_subjects[doc_id], page, asked))
     return out
@@ -290,6 +292,10 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
     return out
 
 
+def _lowered_page(page: str) -> str:
+    return page[:1].lower() + page[1:] if page.startswith("The ") else page
+
+
 def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
     """The documentation patterns' questions ("How can you enable logging in the OpenAI
     Python API library?"): simple, the sentence as ground truth, the page's name in the
@@ -312,8 +318,8 @@ def _page_facts(chunks: Sequence[_ChunkQuestions], kind: str) -> list[tuple[DocQ
 
 def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> list[_Candidate]:
     """multi_context questions over two pages' facts of one kind, each fact used once:
-    "Which licence do FastAPI and RapidFuzz both use?" (the same licence stated
-    on each page) and "Which needs a newer Python version: IDNA or Rich?" (two stated
+    "Which license do FastAPI and RapidFuzz both use?" (the same licence stated
+    on each page) and "Which requires a newer Python version: IDNA or Rich?" (two stated
     minimum versions). Neither page answers alone."""
     out: list[_Candidate] = []
     licences = _page_facts(chunks, "licence")
@@ -328,7 +334,7 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
             first, second = sorted(((a, ca), (b, cb)), key=lambda p: p[1].page.lower())
             names = (first[1].page, second[1].page)
             out.append(_Candidate(
-                "multi_context", f"Which licence do {names[0]} and {names[1]} both use?",
+                "multi_context", f"Which license do {names[0]} and {names[1]} both use?",
                 f"{first[0].statement} {second[0].statement}", (first[1].chunk_id, second[1].chunk_id), (
                     ("answer", first[0].answer), ("template", "doc:shared_licence"),
                     ("page", names[0]), ("pages", list(names)),
@@ -347,7 +353,7 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
                 int(x) for x in p[0].fact.split(".")), reverse=True)
             first, second = sorted((cn.page, co.page), key=str.lower)
             out.append(_Candidate(
-                "multi_context", f"Which needs a newer Python version: {first} or {second}?",
+                "multi_context", f"Which requires a newer Python version: {first} or {second}?",
                 f"{new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
                     ("answer", cn.page), ("template", "doc:newer_python"), ("page", cn.page),
                     ("pages", [first, second]), ("source_sentences", [new.statement, old.statement])),
