@@ -166,7 +166,8 @@ def test_a_readme_gives_named_records_whose_ground_truth_is_the_sentence():
 
 def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
     page = ("# filesystem_spec\n\nfsspec is a library. Use fsspec for files. Install fsspec. "
-            "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n")
+            "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n\n"
+            "fsspec welcomes contributions. fsspec asks a maintainer for a review.\n")
     graph = _graph({"readme_fsspec.md": page})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
@@ -174,6 +175,9 @@ def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
     asked = {r.question: r.ground_truth for r in result.records}
     assert asked["What does fsspec use to ensure a consistent code format?"] == (
         "fsspec uses Black to ensure a consistent code format.")
+    # "What does fsspec welcome?" asks for anything; "What does fsspec ask for a review?"
+    # asks what for whom
+    assert not any("welcome" in q or " ask " in q for q in asked)
 
 
 def test_two_pages_stating_one_licence_or_two_pythons_compare():
@@ -198,7 +202,7 @@ def test_two_pages_stating_one_licence_or_two_pythons_compare():
 
 def test_the_newer_python_is_checked_against_the_stated_versions():
     sentences = ("This library supports Python 3.9 and higher.", "Rich requires Python 3.8 or later.")
-    item = FilterInput("Which requires a newer Python version: IDNA or Rich?", " ".join(sentences),
+    item = FilterInput("Which requires a newer Python version: IDNA or Rich?", "IDNA. " + " ".join(sentences),
                        "IDNA", sentences, sentences, derived="newer_python", pages=("IDNA", "Rich"))
     assert rule_reasons(item) == []
     swapped = FilterInput(item.question, item.ground_truth, "Rich", sentences[::-1], sentences,

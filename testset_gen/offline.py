@@ -228,7 +228,8 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
                 asked.extend(DocQuestion(q.text.replace(spelled, _lowered_page(page)), q.answer,
                                          written, "self_reference")
                              for q in questions_from_sentence(sent, known | {spelled})
-                             if q.role == "object" and q.topic == spelled and q.wh != "define")
+                             if q.role == "object" and q.topic == spelled and q.wh != "define"
+                             and _specific(q.text.replace(spelled, ""), q.statement[len(spelled):]))
         out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in spans],
                                    names, labels, title, doc_subjects[doc_id], page, asked))
     return out
@@ -292,6 +293,21 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
     return out
 
 
+PERSON_OBJECT_VERBS = frozenset("ask tell let allow help give send offer show welcome".split())
+"""Verbs whose object is whom, not what ("ragmeter asks an LLM judge for ..." made "What does
+ragmeter ask for ...?", answer "an LLM judge")."""
+
+
+def _specific(question: str, statement: str) -> bool:
+    """A question about the page that says what it asks for: more than "What does <page>
+    <verb>?" ("What does urllib3 welcome?", "What does fsspec use?": anything), and not a
+    verb whose object is a person."""
+    words = re.findall(r"[\w'-]+", question)
+    verb = re.match(r"\s*(\w+)", statement)  # the statement after the page's name
+    lemma = verb.group(1).lower().rstrip("s") if verb else ""
+    return len(words) > 3 and lemma not in PERSON_OBJECT_VERBS and lemma + "e" not in PERSON_OBJECT_VERBS
+
+
 def _lowered_page(page: str) -> str:
     return page[:1].lower() + page[1:] if page.startswith("The ") else page
 
@@ -352,9 +368,11 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
             (new, cn), (old, co) = sorted(((a, ca), (b, cb)), key=lambda p: tuple(
                 int(x) for x in p[0].fact.split(".")), reverse=True)
             first, second = sorted((cn.page, co.page), key=str.lower)
+            named = cn.page[:1].upper() + cn.page[1:]
+            # the answer first: a page's sentence says "This library", not its name
             out.append(_Candidate(
                 "multi_context", f"Which requires a newer Python version: {first} or {second}?",
-                f"{new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
+                f"{named}. {new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
                     ("answer", cn.page), ("template", "doc:newer_python"), ("page", cn.page),
                     ("pages", [first, second]), ("source_sentences", [new.statement, old.statement])),
                 derived="newer_python"))

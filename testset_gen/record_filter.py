@@ -298,6 +298,8 @@ def _newer_python_ok(f: FilterInput) -> bool:
     """"Which requires a newer Python version: X or Y?": the answer's sentence (first) states
     a higher "Python 3.N" than the other."""
     per_sentence = [re.findall(r"\bPython (3)\.(\d+)", s) for s in f.source_sentences]
+    if not f.ground_truth.startswith(f.answer[:1].upper() + f.answer[1:] + ". "):
+        return False  # the ground truth names the answer first
     if len(per_sentence) != 2 or any(len(p) != 1 for p in per_sentence):
         return False
     return int(per_sentence[0][0][1]) > int(per_sentence[1][0][1])
