@@ -367,14 +367,14 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
             used.update((ca.page, cb.page))
             (new, cn), (old, co) = sorted(((a, ca), (b, cb)), key=lambda p: tuple(
                 int(x) for x in p[0].fact.split(".")), reverse=True)
-            first, second = sorted((cn.page, co.page), key=str.lower)
+            one, other = sorted((cn.page, co.page), key=str.lower)
             named = cn.page[:1].upper() + cn.page[1:]
             # the answer first: a page's sentence says "This library", not its name
             out.append(_Candidate(
-                "multi_context", f"Which requires a newer Python version: {first} or {second}?",
+                "multi_context", f"Which requires a newer Python version: {one} or {other}?",
                 f"{named}. {new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
                     ("answer", cn.page), ("template", "doc:newer_python"), ("page", cn.page),
-                    ("pages", [first, second]), ("source_sentences", [new.statement, old.statement])),
+                    ("pages", [one, other]), ("source_sentences", [new.statement, old.statement])),
                 derived="newer_python"))
             break
     return out
