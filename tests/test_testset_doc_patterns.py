@@ -208,3 +208,22 @@ def test_the_newer_python_is_checked_against_the_stated_versions():
     swapped = FilterInput(item.question, item.ground_truth, "Rich", sentences[::-1], sentences,
                           derived="newer_python", pages=("IDNA", "Rich"))
     assert rule_reasons(swapped) == ["derivation_wrong"]
+
+
+OPENAI = ("# OpenAI Python API library\n\nThe OpenAI library is fast. Use OpenAI models. "
+          "OpenAI ships it. Use OpenAI.\n\nBeta WebSockets always reject X.509 clients, even "
+          "with explicit headers.\n\nThe primary API for interacting with OpenAI models is the "
+          "Responses API.\n")
+
+
+def test_a_statement_about_another_thing_says_which_page():
+    graph = _graph({"readme_openai.md": OPENAI})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    asked = {r.question for r in result.records}
+    # whose WebSockets? the page's
+    assert ("What do Beta WebSockets always reject even with explicit headers in the OpenAI "
+            "Python API library?") in asked
+    # a question that names the page's vendor already says which page
+    assert "What is the primary API for interacting with OpenAI models?" in asked

@@ -96,7 +96,7 @@ def _core(page: str) -> str:
     return page[4:] if page.startswith("the ") else page
 
 
-def _names_page(text: str, page: str) -> bool:
+def names_page(text: str, page: str) -> bool:
     """``text`` names the page's subject: a capitalised or odd word of the page name
     ("LangSmith" for "the LangSmith Client SDK"), or the whole name, any case."""
     core = _core(page)
@@ -117,14 +117,14 @@ def _own(text: str, page: str) -> str:
 def _qualified(body: str, page: str) -> str:
     """``body`` + " in <page>" unless it names the page already; with "?"."""
     body = _own(body, page)
-    if not _names_page(body, page):
+    if not names_page(body, page):
         body = f"{body} in {page}"
     return body[:1].upper() + body[1:] + "?"
 
 
 def _about_page(subject: str, page: str) -> bool:
     return subject.lower() in SELF_REFERENCES or (
-        len(subject.split()) <= 4 and _names_page(subject, page))
+        len(subject.split()) <= 4 and names_page(subject, page))
 
 
 def _starts_with_verb(doc: "Doc", text: str) -> bool:

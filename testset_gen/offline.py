@@ -56,7 +56,7 @@ from ragmeter.local.nlp import normalise_entity, normalise_text
 
 from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.doc_questions import DocQuestion, doc_questions, named_statement
+from testset_gen.doc_questions import DocQuestion, doc_questions, named_statement, names_page
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.page_subject import page_names
@@ -285,12 +285,25 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
         if q.role == "object" and q.topic and q.topic in text:
             # a surname alone is not standalone: "How many songs has Harrison written?"
             text = text.replace(q.topic, cq.full_name(q.topic), 1)
+        text, page = _on_page(cq, q, text)
         out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
-            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
+            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])) + page,
             subject=_subject_of(q), subject_label=cq.subject_label(q),
             rank=1 if q.wh == "define" else 0))  # a definition only when nothing else
     return out
+
+
+def _on_page(cq: _ChunkQuestions, q: Question, text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """"What do Beta WebSockets always reject ...?" on the OpenAI library's README asks about
+    that library's WebSockets: on a page with a name (``page_subject``), a question about
+    something the page's name is not part of says which page ("... in the OpenAI Python API
+    library?"), and the page goes into the metadata. Definitions ("What is MessagePack?")
+    and people keep their own names."""
+    if (not cq.page or q.role != "object" or q.wh == "define" or q.topic_label == "PERSON"
+            or names_page(text, cq.page) or not text.endswith("?")):
+        return text, ()
+    return f"{text[:-1]} in {cq.page}?", (("page", cq.page),)
 
 
 PERSON_OBJECT_VERBS = frozenset("ask tell let allow help give send offer show welcome".split())
