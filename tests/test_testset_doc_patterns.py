@@ -227,3 +227,17 @@ def test_a_statement_about_another_thing_says_which_page():
             "Python API library?") in asked
     # a question that names the page's vendor already says which page
     assert "What is the primary API for interacting with OpenAI models?" in asked
+
+
+def test_only_a_kind_of_thing_is_qualified_by_its_page():
+    from testset_gen.offline import _ChunkQuestions, _on_page
+    from testset_gen.questions import Question
+
+    cq = _ChunkQuestions("c", "", [], [], {}, {}, page="msgpack")
+    single = Question("What is MessagePack licensed under?", "the Apache License", "s", "what",
+                      "object", "", "the apache license", topic="MessagePack", topic_label="ORG")
+    assert _on_page(cq, single, single.text) == (single.text, ())
+    kind = Question("What do Beta WebSockets always reject?", "X.509 clients", "s", "what",
+                    "object", "", "x.509 clients", topic="Beta WebSockets", topic_label="ORG")
+    assert _on_page(cq, kind, kind.text) == ("What do Beta WebSockets always reject in msgpack?",
+                                             (("page", "msgpack"),))

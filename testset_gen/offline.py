@@ -298,9 +298,13 @@ def _on_page(cq: _ChunkQuestions, q: Question, text: str) -> tuple[str, tuple[tu
     """"What do Beta WebSockets always reject ...?" on the OpenAI library's README asks about
     that library's WebSockets: on a page with a name (``page_subject``), a question about
     something the page's name is not part of says which page ("... in the OpenAI Python API
-    library?"), and the page goes into the metadata. Definitions ("What is MessagePack?")
-    and people keep their own names."""
+    library?"), and the page goes into the metadata. Only a plural of several words: a kind
+    of thing the page has ("Beta WebSockets", "X.509 API requests"); a single name stands
+    alone ("What is MessagePack licensed under?" on the msgpack page), as do definitions and
+    people."""
+    words = q.topic.split()
     if (not cq.page or q.role != "object" or q.wh == "define" or q.topic_label == "PERSON"
+            or len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")
             or names_page(text, cq.page) or not text.endswith("?")):
         return text, ()
     return f"{text[:-1]} in {cq.page}?", (("page", cq.page),)
