@@ -72,7 +72,7 @@ def check(record: dict[str, Any]) -> list[str]:
         fails.append("form")
     if PRONOUNS.search(q):
         fails.append("standalone")
-    derived = re.match(r"(\d+) years\. (.*)$", gt) or re.match(r".*? first \(([^)]*)\); .*? in [^.]*\. (.*)$", gt)
+    derived = re.match(r"(\d+) years\. (.*)$", gt) or re.match(r".*? first \(([^)]*)\); .*? (?:in|on) [^.]*\. (.*)$", gt)
     stated = derived.group(2) if derived else gt
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", stated) if s.strip()]
     if not sentences or not all(_stated(s, joined, " ".join(contexts)) for s in sentences):

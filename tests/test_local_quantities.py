@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from ragmeter.local.quantities import Quantity, quantities, restated, states
+from ragmeter.local.quantities import Quantity, opposed_bounds, quantities, restated, states
 
 STATED = [
     # proportions: fraction words and phrases <-> percentages
@@ -164,3 +164,18 @@ def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
 def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
     assert a.values == 0.0
+
+
+@pytest.mark.parametrize("claim, premise, opposed", [
+    ("Register it more than 30 days after delivery.", "Register within 30 days of delivery.", ["30"]),
+    ("Notify them no earlier than 72 hours after.", "Notify them within 72 hours.", ["72"]),
+    ("An item of at least 40 cm.", "An item of up to 40 cm.", ["40"]),
+    ("An item of up to 40 cm.", "An item of at least 40 cm.", ["40"]),
+    # the same bound, another bound the premise also gives, or no bound: not opposed
+    ("Register within 30 days of delivery.", "Register no later than 30 days after delivery.", []),
+    ("More than 30 days.", "Within 30 days, or more than 30 days for a refund.", []),
+    ("Register 30 days after delivery.", "Register within 30 days of delivery.", []),
+    ("It is nearly 3.5 km.", "It is about 3,490 metres.", []),
+])
+def test_opposed_bounds(claim, premise, opposed):
+    assert opposed_bounds(claim, premise) == opposed

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local.support import ANTONYMS, content_positions, credit, stem
+from ragmeter.local.support import ANTONYMS, content_positions, credit, opposed, stem
 from ragmeter.local.verifier import AlignmentVerifier
 
 LEAVES = ("As days shorten in autumn, deciduous trees stop producing chlorophyll, the green "
@@ -28,6 +28,22 @@ PAINTING = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo 
 @pytest.fixture(scope="module")
 def verifier(minilm):
     return AlignmentVerifier()
+
+
+@pytest.mark.parametrize("claim, evidence, contrast", [
+    ("the sun contributes a weaker pull", ["the sun exerts a strong force"], True),
+    # "less ... strong" says weaker: no contrast
+    ("the sun contributes a weaker pull", ["its pull is less than half as strong"], False),
+    ("banks respond by increasing rates", ["banks cut rates"], True),
+    # the claim's side said in other words ("raise") beside an antonym elsewhere
+    ("banks respond by increasing rates", ["reducing its power", "banks raise rates"], False),
+    # "westward" is "west", "easterly" is "east"; "afterwards" is not "after"
+    ("pushed west by an easterly wind", ["an east wind drove it westward"], False),
+    ("the wind pushed it east", ["the wind drove it westward"], True),
+    ("afterwards rinse the tank", ["run a rinse cycle before making coffee"], False),
+])
+def test_opposed_words(claim, evidence, contrast):
+    assert opposed(claim.split(), [e.split() for e in evidence]) is contrast
 
 
 def test_stem_and_credit_are_the_documented_functions():
@@ -82,6 +98,23 @@ def test_a_figure_stated_elsewhere_for_something_else_breaks_support(verifier):
     assert (wrong_year.values, right_year.values, wrong_hour.values, merged.values) == (0.0, 1.0, 0.0, 1.0)
 
 
+def test_only_a_figure_of_the_same_kind_gives_a_claim_figure_the_lie(verifier):
+    from ragmeter.local.verifier import value_kinds
+
+    assert value_kinds("117", "It ran for some 117 km.") == {"length"}
+    assert value_kinds("122", "It was begun in AD 122.") == {"count"}
+    assert value_kinds("1", "The first ships went through.") == {"rank"}
+    assert value_kinds("15", "on 15 August 1914", {"15", "8", "1914"}) == {"date"}
+    # the evidence (most words in common) gives a year and a duration, the claim a length
+    # and a rank: nothing of their kinds is given otherwise
+    premise = ("Hadrian's Wall was built across northern Britain from AD 122. It ran from "
+               "Wallsend to Bowness.\nThe wall was 73 miles, or about 117 kilometres, long.")
+    [length] = verifier.align([(premise, "It ran for some 117 km across northern Britain.")])
+    [wrong] = verifier.align([(premise, "It ran for some 117 km across northern Britain, "
+                                        "built from AD 125.")])
+    assert (length.values, wrong.values) == (1.0, 0.0)
+
+
 @pytest.mark.parametrize("premise, claim", [
     (TREATY, "The German army was limited to 300,000 soldiers."),            # number
     (TREATY, "The Treaty of Versailles was signed on 28 June 1920."),        # date
@@ -124,3 +157,4 @@ def test_symbolic_break_is_not_repaired_by_meaning(verifier):
     hand = AlignmentVerifier(learned=False)
     [h] = hand.align([(TREATY, "The army was limited to 300,000 men.")])
     assert h.semantic is None and hand.probability(h) < 0.5
+

@@ -60,9 +60,9 @@ from testset_gen.doc_questions import DocQuestion, doc_questions, named_statemen
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.page_subject import page_names
-from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, SOFTWARE_NAME, Question,
-                                   descriptor, document_names, page_subjects,
-                                   questions_from_sentence)
+from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, PERSON_NOUNS, SOFTWARE_NAME,
+                                   Question, date_preposition, descriptor, document_names,
+                                   page_subjects, questions_from_sentence)
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.sentence_split import sentence_spans
 from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
@@ -77,6 +77,14 @@ DEFINITION_SHARE = 0.5
 """At most this share of the simple records are definitions ("What is the Oberoi Group?"):
 encyclopaedic text opens nearly every passage with one, and without a cap they were 45 of
 51 simple records on the HaluEval folder; a test set of "What is X?" tests one skill."""
+
+BIRTH_SHARE = 0.5
+"""At most this share of the reasoning and of the multi_context records compare birth
+dates ("Who was born first: X or Y?"): HaluEval dates about one person in five by a
+bracketed birth date, and without a cap they were 30 of 30 derived records on seed 5."""
+
+BIRTH = "birth"
+"""``metadata["compared"]`` of a birth-date comparison."""
 
 JUDGE_ROUNDS = 4
 """Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
@@ -135,6 +143,7 @@ class _ChunkQuestions:
     labels: dict[str, str]  # canonical norm -> label
     title: str = ""  # the document's title ("FastAPI", "Notes 3")
     subjects: frozenset[str] = frozenset()  # one-word names the document is about
+    births: list[Question] = field(default_factory=list)  # ``birth_questions``: dated only
     page: str = ""  # what the page documents ("Rich", "the OpenAI Python API library")
     documentation: list[DocQuestion] = field(default_factory=list)  # ``doc_questions``
 
@@ -230,8 +239,10 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
                              for q in questions_from_sentence(sent, known | {spelled})
                              if q.role == "object" and q.topic == spelled and q.wh != "define"
                              and _specific(q.text.replace(spelled, ""), q.statement[len(spelled):]))
-        out.append(_ChunkQuestions(cid, text, qs, [text[a:b] for a, b in spans],
-                                   names, labels, title, doc_subjects[doc_id], page, asked))
+        sentences = [text[a:b] for a, b in spans]
+        out.append(_ChunkQuestions(cid, text, qs, sentences, names, labels, title,
+                                   doc_subjects[doc_id], birth_questions(sentences),
+                                   page=page, documentation=asked))
     return out
 
 
@@ -245,6 +256,112 @@ def _source_sentence(statement: str, sentences: Sequence[str]) -> str:
         if overlap > score:
             best, score = s, overlap
     return best
+
+
+# --- encyclopaedic prose: birth dates and titles of works ---------------------------
+
+_DATE = r"(?:\d{1,2}\s+)?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?(?:1\d{3}|20\d{2})"
+BORN = re.compile(r"^((?:[A-Z][\w'’.-]*\s+){1,4}?[A-Z][\w'’-]*[a-z])\s+\((?:[^()]*?;\s*)?"
+                  r"(?:born\s+(?:on\s+)?(" + _DATE + r")\b[^()]*"
+                  r"|(" + _DATE + r")\s*[–-]\s*" + _DATE + r"\s*)\)")
+"""A person's birth date in brackets after the name that opens an encyclopaedia intro:
+"Annette Jones (born September 7, 1967), better known as ..." or "Albert Einstein (14 March
+1879 – 18 April 1955) was ...". The claims leave brackets out, so without this the birth
+dates of HaluEval's people (in about one passage of five) gave no derived question."""
+
+
+def birth_questions(sentences: Sequence[str]) -> list[Question]:
+    """"When was Annette Jones born?" from a bracketed birth date (``BORN``), for derived
+    questions only ("Who was born first: X or Y?", "How many years after X was born ...?"):
+    the statement is the sentence as the chunk writes it, so the ground truth quotes the
+    context, and the filter's derivation check reads the year from it. Never a simple
+    question: "When was X born?" against a sentence that says "(born ...)" is fine, but the
+    statement is not a clause of its sentence."""
+    out: list[Question] = []
+    for sentence in sentences:
+        m = BORN.match(sentence.strip())
+        if m is None:
+            continue
+        name, date = m.group(1), (m.group(2) or m.group(3)).strip().rstrip(",")
+        alias = ALIAS.match(sentence.strip()[m.end():])
+        if alias:  # "Jonathan Smith ..., better known by his stage name Lil Jon": Lil Jon
+            name = alias.group(1)
+        kind = person_kind(sentence.strip()[m.end():])
+        if not kind:
+            continue  # compared only with people of the same kind
+        made = f"{name} was born {date_preposition(date)} {date}."
+        for sent in parse([made])[0].sents:
+            for q in questions_from_sentence(sent):
+                if q.wh == "when" and q.passive == "was born" and q.topic == name:
+                    out.append(replace(q, statement=sentence.strip(), kind=kind))
+    return out
+
+
+KIND_OF_PERSON = {"actress": "actor", "businesswoman": "businessman", "footballer": "footballer",
+                  "songwriter": "singer", "vocalist": "singer", "rapper": "singer"}
+"""Person nouns compared as one kind ("an actress" and "an actor" are both actors)."""
+
+VAGUE_PERSON_NOUNS = frozenset("man woman member personality model host leader officer".split())
+
+
+ALIAS = re.compile(r"\s*,\s*(?:better |professionally |commonly |popularly )?known "
+                   r"(?:professionally )?(?:by (?:his|her|the|their) (?:stage |ring |pen )?"
+                   r"(?:names?|pseudonym) |as )"
+                   r"([A-Z][\w.'’-]*"
+                   r"(?:\s+(?:(?:le|la|de|da|di|du|van|von|der) )?[A-Z][\w.'’-]*)*)")
+"""The name a person is known by, after the bracketed dates ("Mary Kathleen Turner (born
+June 19, 1954), better known as Kathleen Turner"): asked with it, since a legal name is
+often shared ("Jonathan Smith" for Lil Jon was rated ambiguous). "also known as" gives a
+second name, not the usual one, and is not taken."""
+
+SPORTS = frozenset("tennis football soccer basketball baseball hockey golf cricket rugby "
+                   "volleyball chess poker squash badminton snooker darts handball".split())
+
+
+def person_kind(rest: str) -> str:
+    """What a person is, from the words after the bracketed dates: "is an American actor,
+    comedian and writer" -> "actor"; "" when the sentence does not say it with a noun of
+    ``PERSON_NOUNS`` within its first words."""
+    m = re.match(r"[\s,]*(?:[^.]*?,\s*)?(?:is|was) (?:an?|the) ([^.;]{0,80})", rest)
+    if m is None:
+        return ""
+    words = re.findall(r"[a-z]+", m.group(1).lower())[:8]
+    for k, word in enumerate(words):
+        if word in ("player", "coach"):
+            # "a tennis player" and "a football player" are not one kind
+            sport = words[k - 1] if k else ""
+            return f"{sport} {word}" if sport in SPORTS else ""
+        if word in PERSON_NOUNS and word not in VAGUE_PERSON_NOUNS:
+            return KIND_OF_PERSON.get(word, word)
+    return ""
+
+
+REMAKE_CUES = re.compile(r"\b(?:remake|reboot|re-?imagining|also known as|marketed as)\b", re.I)
+
+
+def shared_title(title: str, year: int, sentence: str, corpus: str) -> bool:
+    """A title that names more than one work: its sentence calls it a remake or gives it
+    another name, or the corpus dates the same title to another year ('"Ghostbusters"
+    (1984)', 'the 2016 "Ghostbusters" reboot' beside "Ghostbusters ... is a 2016 film").
+    Compared by its bare title, such a work makes a wrong or ambiguous question ("Which film
+    came out first: Ghostbusters or Hollywood Ending?" was rated a miss)."""
+    if REMAKE_CUES.search(sentence):
+        return True
+    bare = re.escape(re.sub(r"^(?:the|The) ", "", title))
+    tail = r"(?![\w'’-])(?!\s*:|\s+(?:[IVX]+|\d)\b|\s+[A-Z])"  # not "Ghostbusters II"
+    dated = r"(1\d{3}|20\d{2})"
+    years = {int(y) for y in re.findall(
+        r"\b" + bare + r"[\"”]?\s*\([^()]{0,20}?\b" + dated + r"\b", corpus)}
+    years |= {int(y) for y in re.findall(
+        r"\b" + dated + r"(?:\s+[a-z]+){0,3}\s+[\"“]?(?:The\s+)?" + bare + r"\b[\"”]?" + tail,
+        corpus)}
+    return bool(years - {year})
+
+
+def work_title(topic: str) -> str:
+    """A work's title as written: "the Big Lebowski" (lowercased as a sentence's subject)
+    -> "The Big Lebowski"."""
+    return "The" + topic[3:] if topic.startswith("the ") else topic[:1].upper() + topic[1:]
 
 
 # --- composing -----------------------------------------------------------------------
@@ -403,7 +520,7 @@ def _topic(cq: _ChunkQuestions, q: Question) -> str:
 
 def _dated(cq: _ChunkQuestions) -> list[Question]:
     """Statements that date one event to one year, with a clause to name the event by."""
-    return [q for q in cq.questions if q.role == "object" and q.year is not None
+    return [q for q in [*cq.questions, *cq.births] if q.role == "object" and q.year is not None
             and q.remainder and q.inverted and q.topic]
 
 
@@ -419,7 +536,7 @@ def _comparable(a: Question, b: Question) -> bool:
     Things of different kinds, or events of different verbs, make contrived questions
     ("Which happened first: Lagunov was born or the Highlanders were renamed?")."""
     return (bool(a.passive) and a.passive == b.passive and bool(a.topic_label)
-            and a.topic_label == b.topic_label and a.topic_norm != b.topic_norm
+            and a.topic_label == b.topic_label and a.kind == b.kind and a.topic_norm != b.topic_norm
             and a.topic.lower() not in b.topic.lower() and b.topic.lower() not in a.topic.lower())
 
 
@@ -463,9 +580,11 @@ def _derived(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
         return []
     answer = early.topic[:1].upper() + early.topic[1:]
     return [_Candidate(evolution, question,
-                       f"{answer} first ({early.answer}); {late.topic} in {late.answer}. "
+                       f"{answer} first ({early.answer}); {late.topic} "
+                       f"{date_preposition(late.answer)} {late.answer}. "
                        f"{early.statement} {late.statement}", ids, (
         ("answer", early.topic), ("template", "which_first"),
+        *((("compared", BIRTH),) if early.kind else ()),
         ("source_sentences", sources)), rank=1, subject=early.topic, derived="first")]
 
 
@@ -499,7 +618,7 @@ def _reasoning(cq: _ChunkQuestions) -> list[_Candidate]:
 
 
 def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
-                 limit: int) -> list[_Candidate]:
+                 limit: int, corpus: str = "") -> list[_Candidate]:
     """Comparisons of like things ("Which was founded first: X or Y?", "Which film came
     out first: X or Y?"): dated statements grouped by verb and by the subject's entity
     label, dated definitions by the kind of work; pairs drawn at random (seeded), at most
@@ -508,13 +627,15 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
     for cq in chunks:
         for q in _dated(cq):
             if q.passive and q.topic_label:
-                groups.setdefault((q.passive, q.topic_label), []).append((q, cq))
+                # people by what they are ("actor"): "Who was born first: X or Y?" of two
+                # actors, never of a footballer and a psychiatrist
+                key = ("born", q.kind) if q.kind else (q.passive, q.topic_label)
+                groups.setdefault(key, []).append((q, cq))
         for q in cq.questions:
             if q.wh == "define" and q.made_year is not None and q.kind in MEDIA_NOUNS:
                 groups.setdefault(("made", q.kind), []).append((q, cq))
-    pairs = [(x, y) for members in groups.values() for i, x in enumerate(members)
-             for y in members[i + 1:]]
-    rng.shuffle(pairs)
+    pairs = _interleaved([[(x, y) for i, x in enumerate(members) for y in members[i + 1:]]
+                          for members in groups.values()], rng)
     out: list[_Candidate] = []
     across = 0
     for (a, ca), (b, cb) in pairs:
@@ -524,13 +645,26 @@ def _comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random,
             if across >= limit:
                 continue
             across += 1
-        out += _made_first(kind, a, ca, b, cb) if a.wh == "define" else _derived(
+        out += _made_first(kind, a, ca, b, cb, corpus) if a.wh == "define" else _derived(
             kind, a, ca, b, cb)
     return out
 
 
+def _interleaved(groups: "list[list[Any]]", rng: random.Random) -> "list[Any]":
+    """Each group shuffled, then one from each in turn: births give hundreds of pairs where
+    films give a few, and drawn from one shuffled list they crowded every other kind of
+    comparison out of the ``limit``."""
+    for g in groups:
+        rng.shuffle(g)
+    rng.shuffle(groups)
+    out: list[Any] = []
+    for k in range(max((len(g) for g in groups), default=0)):
+        out.extend(g[k] for g in groups if k < len(g))
+    return out
+
+
 def _made_first(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
-                cb: _ChunkQuestions) -> list[_Candidate]:
+                cb: _ChunkQuestions, corpus: str = "") -> list[_Candidate]:
     """"Which film came out first: Crimson Peak or White Nights?" from two definitions that
     date works of one kind ("a 2015 American gothic romance film", "a 1985 American drama
     film"): a comparison of like things that needs both chunks."""
@@ -541,12 +675,16 @@ def _made_first(evolution: str, a: Question, ca: _ChunkQuestions, b: Question,
                _source_sentence(late.statement, cl.sentences)]
     if any(q.topic.lower() not in s.lower() for q, s in ((early, sources[0]), (late, sources[1]))):
         return []
+    if any(shared_title(q.topic, q.made_year, s, corpus)  # type: ignore[arg-type]
+           for q, s in ((early, sources[0]), (late, sources[1]))):
+        return []  # "Ghostbusters" (2016) against a film of 2002: the 1984 one came first
     first, second = sorted((early.topic, late.topic), key=str.lower)
     question = f"Which {early.kind} came out first: {first} or {second}?"
     question = question[:1] + question[1:].replace(" The ", " the ")
-    name = early.topic[:1].upper() + early.topic[1:]
+    name = work_title(early.topic)  # a work's title keeps its "The" ("The Big Lebowski")
     return [_Candidate(evolution, question,
-                       f"{name} first ({early.made_year}); {late.topic} in {late.made_year}. "
+                       f"{name} first ({early.made_year}); {work_title(late.topic)} in "
+                       f"{late.made_year}. "
                        f"{early.statement} {late.statement}",
                        tuple(dict.fromkeys((ce.chunk_id, cl.chunk_id))), (
         ("answer", early.topic), ("template", "which_first"), ("compared", early.kind),
@@ -706,6 +844,7 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             pools[c.evolution][c.question] = c
 
     failed: set[str] = set()
+    corpus = ""
 
     def enough() -> bool:
         return all(len(pools[t]) >= OVERSUPPLY * n for t, n in planned.items()
@@ -720,8 +859,10 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             for c in _simple(cq) + _reasoning(cq) + _documentation(cq):
                 offer(c)
         if "multi_context" in planned or "reasoning" in planned:
+            corpus = corpus or "\n".join(str(graph.node(d).get("text", ""))
+                                          for d in graph.document_ids())
             for c in _comparisons(list(read.values()), random.Random(seed + start),
-                                  OVERSUPPLY * planned.get("multi_context", 0)):
+                                  OVERSUPPLY * planned.get("multi_context", 0), corpus):
                 if c.evolution in planned:
                     offer(c)
         if "multi_context" in planned:
@@ -747,7 +888,14 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     def _picks(t: str) -> list[_Candidate]:
         need = planned[t] - len(chosen[t])
         if t != "simple":
-            return _pick(list(pools[t].values()), need, rng, taken)
+            # birth comparisons only fill what the other derived questions leave, up to
+            # their share, as definitions do for simple records
+            other = [c for c in pools[t].values() if dict(c.meta).get("compared") != BIRTH]
+            births = [c for c in pools[t].values() if dict(c.meta).get("compared") == BIRTH]
+            got = _pick(other, need, rng, taken)
+            allowed = int(BIRTH_SHARE * planned[t]) - sum(
+                1 for c in chosen[t] if dict(c.meta).get("compared") == BIRTH)
+            return got + _pick(births, max(0, min(need - len(got), allowed)), rng, taken)
         # definitions only fill what the other simple questions leave, up to their share
         plain = [c for c in pools[t].values() if dict(c.meta).get("wh") != "define"]
         defined = [c for c in pools[t].values() if dict(c.meta).get("wh") == "define"]

@@ -117,6 +117,9 @@ class Question:
     """"was founded", "was born": the passive verb of a dated object question with nothing
     but prepositional phrases after it, so that two such statements about like things can
     be compared ("Which was founded first: X or Y?")."""
+    active: bool = False
+    """The agent of a passive asked as the active verb's subject ("Who proposed X?"): the
+    verb keeps its object, so the object-gap check does not apply."""
 
     @property
     def year(self) -> int | None:
@@ -180,6 +183,144 @@ def _lower_first(toks: "Sequence[Token]", text: str, names: frozenset[str] = fro
                                  and not _known_name(first, names)):
         return text[:1].lower() + text[1:]
     return text
+
+
+# --- encyclopaedic prose: dates, titles, the agent as subject -------------------------
+
+
+def date_preposition(date: str) -> str:
+    """The preposition English puts before a date: "on" for a day ("September 28, 1937",
+    "23 May 1965", "Monday"), "in" for a month, a year or a decade ("April 1983", "1937",
+    "the 1970s")."""
+    day = re.search(r"\b\d{1,2}(?:st|nd|rd|th)?\b", date) and _MONTH.search(date)
+    weekday = re.search(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", date, re.I)
+    return "on" if day or weekday else "in"
+
+
+def bare_dates(c: "_Clause") -> "dict[int, str]":
+    """Dates hanging from the verb without a preposition ("were presented April 11, 1983",
+    "dedicated September 28, 1937"): first token -> the preposition a question needs. News
+    style drops it; a question without it reads as broken ("By whom was Timberline Lodge
+    dedicated September 28, 1937?")."""
+    out: dict[int, str] = {}
+    for ch in c.root.children:
+        if ch.dep_ != "npadvmod":
+            continue
+        part = _subtree(ch)
+        ent = _entity_of(ch)
+        if part is None or ent is None or not _is_date(ent) or ent.start != part[0].i:
+            continue
+        out[part[0].i] = date_preposition(ent.text)
+    return out
+
+
+def render_dated(toks: "Sequence[Token]", dates: "dict[int, str]") -> str:
+    """``render``, with the preposition of ``bare_dates`` put before each bare date."""
+    if not any(t.i in dates for t in toks):
+        return render(toks)
+    pieces: list[str] = []
+    run: list[Token] = []
+    for t in toks:
+        if t.i in dates:
+            if run:
+                pieces.append(render(run))
+            run = []
+            pieces.append(dates[t.i])
+        run.append(t)
+    if run:
+        pieces.append(render(run))
+    return _join(*pieces)
+
+
+TITLE_HEADS = frozenset("Act Acts Treaty Agreement Accord Accords Convention Declaration "
+                        "Amendment Bill Resolution Charter Protocol Doctrine".split())
+"""Last words of a title that takes "the" in running text though its source may drop it
+("Hong Kong Human Rights and Democracy Act is proposed by ..." -> "the Hong Kong Human
+Rights and Democracy Act")."""
+
+
+def without_orphan_comma(c: "_Clause", rest: "list[Token]", drop: "set[int]") -> "list[Token]":
+    """``rest`` without a comma left straight after the verb once the phrase that closed
+    the aside was asked away: "established, by the OAS, on 23 May 1965, after ..." asked for
+    the date read "When was the Inter-American Peace Force established, by the OAS after
+    ...?" (rated a miss)."""
+    if (drop and len(rest) > 1 and rest[0].text == "," and rest[0].i == c.root.i + 1
+            and not any(t.text == "," for t in rest[1:])):
+        return rest[1:]
+    return rest
+
+
+def with_title_article(c: "_Clause", subject_text: str) -> str:
+    """The subject as a question shows it: "the" before a bare title of ``TITLE_HEADS``."""
+    if c.subject[0].lower_ in ("the", "a", "an") or c.subject[-1].text not in TITLE_HEADS:
+        return subject_text
+    return "the " + subject_text
+
+
+IRREGULAR_PAST = {
+    "written": "wrote", "drawn": "drew", "sung": "sang", "given": "gave", "taken": "took",
+    "shown": "showed", "known": "knew", "begun": "began", "chosen": "chose", "driven": "drove",
+    "done": "did", "seen": "saw", "spoken": "spoke", "thrown": "threw", "won": "won",
+    "built": "built", "made": "made", "held": "held", "bought": "bought", "sold": "sold",
+    "taught": "taught", "brought": "brought", "fought": "fought", "paid": "paid", "sent":
+    "sent", "spent": "spent", "set": "set", "put": "put", "run": "ran", "beaten": "beat",
+    "broken": "broke", "grown": "grew", "ridden": "rode", "found": "found", "told": "told",
+    "read": "read", "shot": "shot", "struck": "struck", "understood": "understood",
+    "felt": "felt", "kept": "kept", "left": "left", "lost": "lost",
+    "meant": "meant", "met": "met", "hit": "hit", "cast": "cast", "split": "split",
+    "overseen": "oversaw", "undertaken": "undertook", "forgotten": "forgot", "frozen": "froze",
+    "hidden": "hid", "stolen": "stole", "woven": "wove", "withdrawn": "withdrew"}
+"""Past participles whose past tense differs or cannot be told from their spelling; a
+participle neither here nor ending in "-ed" is not turned active (the question is skipped
+rather than guessed)."""
+
+STATIVE_AGENT_VERBS = frozenset("own operate manage run maintain publish sponsor host govern "
+                                "administer fund distribute broadcast organize organise "
+                                "license employ list recognise recognize classify rank "
+                                "protect serve".split())
+"""Verbs whose present passive states a lasting relation ("is owned by", "is published
+by"): asked in the present ("Who owns Bal Harbour Shops?"). Any other present passive of
+encyclopaedic prose reports a done act ("is proposed by", "is directed by") and is asked in
+the past ("Who proposed the ... Act?")."""
+
+
+def _third_person(lemma: str) -> str:
+    if re.search(r"(?:s|sh|ch|x|z)$", lemma):
+        return lemma + "es"
+    if re.search(r"[^aeiou]y$", lemma):
+        return lemma[:-1] + "ies"
+    return lemma + "s"
+
+
+def active_agent_question(c: "_Clause", agent: "Sequence[Token]") -> str | None:
+    """"Who proposed the Hong Kong Human Rights and Democracy Act?" from "Hong Kong Human
+    Rights and Democracy Act is proposed by Chris Smith": the agent of a passive asked as
+    the subject of the active verb, as people ask it ("By whom is ... proposed?" was rated
+    stilted). ``None`` when the verb's active form is not known for sure, for a "led"
+    (leaders change) or when anything but one auxiliary stands before the verb."""
+    if c.aux is None or c.aux == c.root.i or c.root.tag_ != "VBN" or len(c.middle) != 1:
+        return None
+    aux = c.sent.doc[c.aux].lower_
+    lemma = c.root.lemma_.lower()
+    if aux not in ("was", "were", "is", "are") or lemma == "lead":
+        return None
+    if aux in ("is", "are") and lemma in STATIVE_AGENT_VERBS:
+        verb = _third_person(lemma)
+    elif c.root.lower_ in IRREGULAR_PAST:
+        verb = IRREGULAR_PAST[c.root.lower_]
+    elif c.root.lower_.endswith("ed"):
+        verb = c.root.lower_
+    else:
+        return None
+    drop = {t.i for t in agent}
+    lo, hi = min(drop), max(drop)
+    drop |= {t.i for t in c.sent if t.text == "," and t.i in (lo - 1, hi + 1)}
+    rest = [t for t in c.after if t.i not in drop]
+    moved = [t for part in c.fronted for t in part]
+    dates = bare_dates(c)
+    subject = with_title_article(c, _lower_first(c.subject, render(c.subject), c.names))
+    return _finish(_join("Who", verb, subject, render_dated(rest, dates),
+                         _lower_first(moved, render_dated(moved, dates))))
 
 
 # --- parse helpers ---------------------------------------------------------------------
@@ -302,9 +443,10 @@ def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
     if drop:  # the commas that set the asked part off go with it
         lo, hi = min(drop), max(drop)
         drop = drop | {t.i for t in c.sent if t.text == "," and t.i in (lo - 1, hi + 1)}
-    rest = [t for t in c.after if t.i not in drop]
+    rest = without_orphan_comma(c, [t for t in c.after if t.i not in drop], drop)
     moved = [t for part in c.fronted for t in part if t.i not in drop]
-    moved_text = _lower_first(moved, render(moved))
+    dates = bare_dates(c)
+    moved_text = _lower_first(moved, render_dated(moved, dates))
     middle = [t for t in c.middle if t.i != c.aux]
     if c.aux is None:
         verb = c.root.lemma_.lower()
@@ -315,8 +457,10 @@ def _asked_clause(c: _Clause, drop: "set[int]") -> tuple[str, str, str]:
     else:
         verb = c.root.text
         aux = c.sent.doc[c.aux].lower_
-    body = _join(aux, subject_text, render(middle), verb, render(rest), moved_text)
-    remainder = _join(subject_text, render(c.middle), c.root.text, render(rest), moved_text)
+    shown = with_title_article(c, subject_text)
+    body = _join(aux, shown, render(middle), verb, render_dated(rest, dates), moved_text)
+    remainder = _join(subject_text, render(c.middle), c.root.text, render_dated(rest, dates),
+                      moved_text)
     return body, subject_text, remainder
 
 
@@ -324,8 +468,9 @@ def _declarative(c: _Clause) -> str:
     """The statement as a clause: no capital unless a name opens it, no full stop, a fronted
     phrase moved to the end ("In 1903, Marie Curie won..." -> "Marie Curie won ... in 1903")."""
     moved = [t for part in c.fronted for t in part]
+    dates = bare_dates(c)
     return _join(_lower_first(c.subject, render(c.subject), c.names), render(c.middle), c.root.text,
-                 render(c.after), _lower_first(moved, render(moved)))
+                 render_dated(c.after, dates), _lower_first(moved, render_dated(moved, dates)))
 
 
 def _subject_questions(c: _Clause) -> list[Question]:
@@ -335,7 +480,9 @@ def _subject_questions(c: _Clause) -> list[Question]:
         return out
     pred_toks = [*c.middle, c.root, *c.after]
     moved = [t for part in c.fronted for t in part]
-    predicate = _join(render(pred_toks), _lower_first(moved, render(moved)))
+    dates = bare_dates(c)
+    predicate = _join(render_dated(pred_toks, dates),
+                      _lower_first(moved, render_dated(moved, dates)))
     ent = _entity_of(head)
     if ent is not None and ent.label_ in NAME_LABELS - {"NORP"}:
         covered = [t for t in c.subject if not (ent.start <= t.i < ent.end)]
@@ -399,11 +546,12 @@ def _object_questions(c: _Clause) -> list[Question]:
         topic_norm, topic_label = normalise_entity(render(c.subject)), DOCUMENT_NAME
 
     def add(wh_phrase: str, wh: str, drop: list["Token"], answer: str, label: str,
-            span_years: int | None = None, tail: str = "") -> None:
+            span_years: int | None = None, tail: str = "", active: str = "") -> None:
         body, subject_text, remainder = _asked_clause(c, {t.i for t in drop})
-        text = _finish(_join(wh_phrase, body, tail))
-        out.append(Question(text=text, answer=answer, statement=c.statement, wh=wh,
-                            role="object", label=label, answer_norm=normalise_entity(answer),
+        text = active or _finish(_join(wh_phrase, body, tail))
+        out.append(Question(text=text, active=bool(active), answer=answer,
+                            statement=c.statement, wh=wh, role="object", label=label,
+                            answer_norm=normalise_entity(answer),
                             topic=subject_text, topic_norm=topic_norm,
                             topic_label=topic_label, remainder=remainder,
                             inverted=body, declarative=_declarative(c),
@@ -434,7 +582,12 @@ def _object_questions(c: _Clause) -> list[Question]:
             if ch.dep_ == "agent" and prep == "by":
                 names = {t.ent_type_ for t in pp}
                 if "PERSON" in names or (ent is not None and ent.label_ == "ORG"):
-                    add("By whom", "who", pp, phrase, ent.label_ if ent else "")
+                    active = active_agent_question(c, pp)
+                    # "By whom is X proposed?" reads stilted; the past "By whom was X
+                    # founded?" is kept where the active form is not known for sure
+                    if active or c.sent.doc[c.aux or c.root.i].lower_ in ("was", "were"):
+                        add("By whom", "who", pp, phrase, ent.label_ if ent else "",
+                            active=active or "")
                 continue
             if _span_years(pp) is not None:
                 continue  # asked as a duration below
@@ -462,6 +615,13 @@ def _object_questions(c: _Clause) -> list[Question]:
                               g.ent_type_ in PLACE_LABELS for g in o.subtree)]
                 if not others:  # not "Where was Einstein born in Ulm?"
                     add("Where", "where", pp, ent.text, ent.label_)
+        elif ch.dep_ == "npadvmod" and ch.i in bare_dates(c) and not attribute:
+            # "The 55th Academy Awards were presented April 11, 1983, at ..." -> "When were
+            # the 55th Academy Awards presented at the Dorothy Chandler Pavilion?"
+            when = _subtree(ch)
+            ent = _entity_of(ch)
+            if when is not None and ent is not None:
+                add("When", "when", when, ent.text, "DATE")
         elif ch.dep_ == "dobj":
             obj = _subtree(ch)
             if obj is None or ch.pos_ == "PRON" or any(t.lower_ in ("same", "such") for t in obj):
@@ -770,7 +930,7 @@ def _object_gap(q: Question) -> bool:
     question word is the object. Parsing the question again catches rewrites that kept it
     ("What does Dataset hold the samples?"), which odd source text (code names, lists)
     produces now and then."""
-    if q.role != "object" or q.wh not in ("what", "who"):
+    if q.role != "object" or q.wh not in ("what", "who") or q.active:
         return True
     from ragmeter.local.syntax import parse
 

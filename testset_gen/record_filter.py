@@ -348,6 +348,63 @@ PLACE_OR_THING = frozenset({"GPE", "LOC", "FAC", "NORP", "EVENT", "WORK_OF_ART",
 """One-word names a reader can place without a first name (not PERSON, not ORG, not none).
 "NAME": a word its document writes as a name and no entity covers ("Kaleido", a package)."""
 
+def agent_free(question: str) -> str:
+    """The question without an agent's verb right after "Who" ("Who founded CNN in
+    1980?", "Who dedicated Timberline Lodge ...?"): those verbs ask for a person or a body
+    by themselves, and only the rest of the question can show a thing was tagged PERSON."""
+    return re.sub(r"^Who (?:dedicated|founded|built|constructed|owned|established) ", "Who ",
+                  question)
+
+
+MANY_AGENT_VERBS = frozenset("""leave join sign move transfer play attend study graduate return
+go come live work compete participate appear star perform visit retire die train enrol enroll
+enter arrive travel emigrate immigrate settle relocate tour race vote represent""".split())
+"""Verbs many people do to the same object ("left to sign with the Philadelphia Phillies",
+"joined the army", "attended Harvard"): a "who" question on them has no one answer."""
+
+
+def unanchored_who(question: str) -> bool:
+    """"Who left to sign with the Philadelphia Phillies for the 1979 season?": a subject
+    "who" whose verb many people do, and nothing (an ordinal, a superlative, "only") that
+    makes one of them the answer."""
+    if not question.startswith("Who ") or re.match(r"Who (?:is|was|are|were) ", question):
+        return False
+    from ragmeter.local.syntax import parse
+
+    doc = parse([question])[0]
+    root = next(iter(doc.sents)).root
+    if not any(ch.dep_ in ("nsubj", "nsubjpass") and ch.lower_ == "who" for ch in root.children):
+        return False  # "Who did X replace?": the object asked
+    if root.lemma_.lower() not in MANY_AGENT_VERBS:
+        return False
+    return not any(t.tag_ in ("JJS", "RBS") or t.lower_ in ("first", "last", "only", "sole")
+                   or t.ent_type_ == "ORDINAL" for t in doc)
+
+
+def answer_cut(answer: str, sentences: Sequence[str]) -> bool:
+    """The answer is one of names its sentence joins with "and" ("proposed by Chris Smith,
+    who is the chairman of ..., and Marco Rubio"): the statement kept the first, so the
+    ground truth is incomplete (rated a miss: "Who proposed the ... Act?" - Chris Smith)."""
+    if not answer.strip():
+        return False
+    gap = re.escape(answer.strip()) + r"(?:,[^.;]{0,80}?)?,?\s+and\s+(?:the\s+)?[A-Z]"
+    return any(re.search(gap, s) for s in sentences)
+
+
+def unnatural_verb(question: str) -> bool:
+    """"What did the 1926 Navy Midshipmen football team represent in ...?": "represented
+    the United States Naval Academy" is sports-page idiom for "played for"; asked as a
+    question ("What ...", "When did ... represent ...?") it reads oddly."""
+    return bool(re.match(r"(?:What|When|Where|Which \w+) (?:did|does|do) .+ represent\b", question))
+
+
+def code_name(question: str) -> bool:
+    """"What is the A1?": a road, a model or a format called by a letter and a number names
+    many things (most countries have an A1)."""
+    return bool(re.match(
+        r"(?:What|Who) (?:is|was|are|were) (?:the )?[A-Z]{1,3}-?\d{1,4}[A-Za-z]?\?$", question))
+
+
 MAX_ANSWER_WORDS = 12
 """A longer answer is a list or a clause, not a fact to check."""
 
@@ -414,12 +471,15 @@ def rule_reasons(f: FilterInput) -> list[str]:
         reasons.append("rewritten_statement")
     elif not f.derived and not _clause_of(f.ground_truth, f.source_sentences):
         reasons.append("rewritten_statement")
+    if not f.derived and answer_cut(f.answer, f.source_sentences):
+        reasons.append("rewritten_statement")
     if (f.subject and f.subject_label not in PLACE_OR_THING and " " not in f.subject.strip()
             and not re.search(r"[A-Z][\w'-]+ " + re.escape(f.subject.strip()), q)):
         reasons.append("unresolved_reference")  # a surname alone: "Who did Donahue replace?"
     if not f.derived and (re.match(r"(?:who|what|which \w+) (?:is|was|are|were) (?:a|an) ", q.lower())
-                          or (words and words[0] == "who" and (NOT_PEOPLE.search(q)
+                          or (words and words[0] == "who" and (NOT_PEOPLE.search(agent_free(q))
                                                                  or NOT_PEOPLE.search(f.answer)))
+                          or unanchored_who(q) or unnatural_verb(q) or code_name(q)
                           # "Which organisation is headquartered in Canton?": many are
                           or (re.match(r"(?:which \w+|what|who) (?:is|was|are|were) (?:located|"
                                        r"based|headquartered|situated|born|found)\b", q.lower())

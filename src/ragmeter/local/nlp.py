@@ -357,7 +357,9 @@ class Sentence:
     punctuation mark or "but": "Einstein was *not* a *physicist*"); ``lead``: content lemmas
     of the nouns before the first verb (roughly the subject: "Eiffel Tower" in "The Eiffel
     Tower, completed in 1889, is..."); ``pronoun_subject``: the sentence opens with a
-    personal pronoun ("It was...", "His father..."), so its subject is named elsewhere.
+    personal pronoun ("It was...", "His father..."), so its subject is named elsewhere;
+    ``refers_back``: its subject is named before it or left to the reader
+    (``_refers_back``), so a chunk opening on it is about a thing it does not name.
     """
 
     text: str
@@ -370,6 +372,7 @@ class Sentence:
     negated: tuple[str, ...] = ()
     lead: tuple[str, ...] = ()
     pronoun_subject: bool = False
+    refers_back: bool = False
 
 
 _SUBJECT_PRONOUNS = frozenset("it he she they its his her their".split())
@@ -410,6 +413,48 @@ class Analysis:
     @property
     def words(self) -> tuple[str, ...]:
         return tuple(w for s in self.sentences for w in s.words)
+
+
+_DEFINITE = frozenset("the this that these those".split())
+
+
+def _refers_back(tokens: Sequence["Token"]) -> bool:
+    """Whether a sentence's subject is one a reader resolves from what came before, or is
+    the reader: a chunk opening on such a sentence was cut from a text that named its topic
+    earlier (a leaflet's, a manual's, an article's), so its topic is a thing it leaves
+    unnamed. Three shapes, read from the tags of the words before the first verb:
+
+    * a personal pronoun: "It is a simplified contact language", "Its next return...";
+    * a short definite description, nothing after its head noun to say which one: "The gas
+      giant turns once...", "The clipper was launched...", "Henry VIII's flagship heeled
+      over..."; not "The average age of college hockey players is..." (the "of" phrase says
+      which), nor "The Eiffel Tower..." (a name, not a description);
+    * an instruction, the reader its subject: "Take the tablet...", "Do not drink...",
+      "Once opened, keep the bottle..."."""
+    words = [t for t in tokens if not t.is_space]
+    if not words:
+        return False
+    first = words[0]
+    if first.pos_ == "PRON" and first.lower_ in _SUBJECT_PRONOUNS:
+        return True
+    if first.tag_ == "VB" or first.lower_ == "do" and len(words) > 2 and words[1].lower_ in ("not", "n't") \
+            and words[2].tag_ == "VB":
+        return True
+    if first.pos_ in ("ADV", "SCONJ") and first.lower_ in ("once", "before", "after", "when", "if"):
+        comma = next((k for k, t in enumerate(words) if t.text == ","), -1)
+        return 0 < comma < 6 and comma + 1 < len(words) and words[comma + 1].tag_ == "VB"
+    verb = next((k for k, t in enumerate(words) if t.pos_ in ("VERB", "AUX")), -1)
+    lead = words[:verb]
+    if len(lead) < 2 or lead[-1].pos_ != "NOUN":
+        return False
+    if first.lower_ in _DEFINITE:
+        rest = lead[1:]
+    else:  # "Henry VIII's flagship": a possessive name, then the description
+        owner = next((k for k, t in enumerate(lead) if t.tag_ == "POS"), -1)
+        if owner < 1 or any(t.pos_ != "PROPN" for t in lead[:owner]):
+            return False
+        rest = lead[owner + 1 :]
+    return bool(rest) and all(t.pos_ in ("ADJ", "NOUN", "PROPN") for t in rest)
 
 
 def _sentence_facts(span: "Span") -> Sentence:
@@ -495,6 +540,7 @@ def _sentence_facts(span: "Span") -> Sentence:
         negated=tuple(negated),
         lead=tuple(lead),
         pronoun_subject=pronoun_subject,
+        refers_back=_refers_back(tokens),
     )
 
 

@@ -64,6 +64,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+import dataclasses
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -101,11 +102,12 @@ _APPROX = ("about", "around", "roughly", "approximately", "approx", "some", "cir
            "close to", "somewhere", "an estimated", "estimated", "~")
 _AT_LEAST = ("over", "more than", "at least", "above", "upwards of", "in excess of",
              "exceeding", "just over", "a little over", "slightly over", "slightly more than",
-             "a little more than", "just above", "well over", "no fewer than", "no less than")
+             "a little more than", "just above", "well over", "no fewer than", "no less than",
+             "no earlier than", "no sooner than", "not before")
 _AT_MOST = ("under", "less than", "fewer than", "below", "up to", "as much as", "as many as",
             "at most", "no more than", "nearly", "almost", "just under", "a little under",
             "slightly under", "slightly less than", "a little less than", "just below",
-            "not quite", "close on")
+            "not quite", "close on", "within", "no later than", "not after")
 _HEDGES = sorted([(h.split(), "approx") for h in _APPROX]
                  + [(h.split(), "at_least") for h in _AT_LEAST]
                  + [(h.split(), "at_most") for h in _AT_MOST], key=lambda x: -len(x[0]))
@@ -824,6 +826,33 @@ def _states_as_difference(claim: Quantity, premise: Sequence[Quantity]) -> bool:
                 if states(gap, claim):
                     return True
     return False
+
+
+_OPPOSITE = {"at_least": "at_most", "at_most": "at_least"}
+
+
+def opposed_bounds(claim: str, premise: str) -> list[str]:
+    """The claim's figures bounded the other way from the premise's: a claim quantity with
+    a floor ("at least 10 metres", "more than 30 days after", "no earlier than 72 hours")
+    where the premise puts a ceiling on the same amount ("no more than 10 metres", "within
+    30 days", "within 72 hours"), or the other way round; unless the premise also bounds it
+    the claim's way. Returns the figures (``Quantity.sources``) in claim order.
+
+    The same number with the bound reversed is the antonym a paraphrase check misses: every
+    word but one is shared, and "within" and "more than" are not antonyms of each other as
+    words.
+    """
+    theirs = quantities(premise)
+    out: list[str] = []
+    for q in quantities(claim):
+        other = _OPPOSITE.get(q.hedge)
+        if other is None:
+            continue
+        plain = dataclasses.replace(q, hedge="")
+        same = [p for p in theirs if states(dataclasses.replace(p, hedge=""), plain)]
+        if any(p.hedge == other for p in same) and not any(p.hedge == q.hedge for p in same):
+            out.extend(sorted(q.sources))
+    return list(dict.fromkeys(out))
 
 
 def restated(value: str, claim: str, premise: str) -> bool:

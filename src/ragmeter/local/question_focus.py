@@ -38,6 +38,10 @@ HOW_NUMBER = frozenset("many much long far old tall big large high deep often".s
 MEASURES = frozenset("population temperature average percentage rate snowfall rainfall size weight "
                      "distance height length age".split())
 """Nouns naming a measured quantity: a number is wanted, and the noun stays in the focus."""
+DIMENSIONS = {"long": "duration length", "tall": "length", "high": "length", "far": "length", "deep": "length",
+              "temperature": "temperature", "height": "length", "distance": "length", "length": "length"}
+"""What "how long/tall/..." and a measured noun ask for: a number with a unit of that kind
+("how long": a duration or a length; "how long is a marathon" may want either)."""
 PLACE_NOUNS = frozenset("county counties country countries state states city cities town province "
                         "region continent island capital".split())
 YES_NO_OPENERS = frozenset("is are was were can could does do did will would should has have had may".split())
@@ -60,7 +64,10 @@ class QuestionFocus:
     else ""; ``phrases``: the focus words that form one name, adjacent proper nouns
     ("great barrier reef", "world health organization"), each of two words or more, so a passage may name the whole by its head ("the reef") or its initials
     ("the WHO"); ``acronyms``: focus words the question writes in capitals ("UK"), which a
-    passage may spell out ("United Kingdom")."""
+    passage may spell out ("United Kingdom"); ``nouns``: the focus words tagged as nouns or
+    proper nouns, and the modifiers right before them (the things the question is about,
+    not what it asks of them: "halley" and "comet", not "visible", in "When will Halley's
+    Comet next be visible?"; "flying" and "buttress" in "What is a flying buttress?")."""
 
     question: str
     kind: str
@@ -68,6 +75,12 @@ class QuestionFocus:
     head: str = ""
     phrases: tuple[tuple[str, ...], ...] = ()
     acronyms: frozenset[str] = frozenset()
+    nouns: frozenset[str] = frozenset()
+    measure: str = ""
+    """For ``number`` questions, what the number must count or measure: the noun after "how
+    many" ("years" in "how many light years away..."), or a dimension (``DIMENSIONS``:
+    "duration" for "how long", "length" for "how tall/far/deep/high", "temperature");
+    "" when the question does not say."""
 
 
 def _attribute_head(words: list[str], pos: list[str], wh: int) -> int:
@@ -84,6 +97,22 @@ def _attribute_head(words: list[str], pos: list[str], wh: int) -> int:
             head = j
         j += 1
     return head if head >= 0 and j < len(words) and words[j] in ATTRIBUTE_LINKS else -1
+
+
+def measure_of(words: list[str], pos: list[str]) -> str:
+    """What a number question's number must count or measure (``QuestionFocus.measure``)."""
+    for i, w in enumerate(words[:-1]):
+        if w == "how" and words[i + 1] == "many":
+            counted = ""
+            for j in range(i + 2, len(words)):
+                if pos[j] == "NOUN":
+                    counted = words[j]
+                elif pos[j] not in ("ADJ", "PROPN") or counted:
+                    break
+            return counted
+        if w == "how" and words[i + 1] in DIMENSIONS:
+            return DIMENSIONS[words[i + 1]]
+    return next((DIMENSIONS[w] for w in words if w in MEASURES and w in DIMENSIONS), "")
 
 
 def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str, str, set[int]]:
@@ -187,7 +216,11 @@ def question_focus(question: str) -> QuestionFocus:
         phrases.append(tuple(words[j] for j in run))
     acronyms = frozenset(words[i] for i in kept if 2 <= len(tokens[i].text) <= 5 and tokens[i].text.isupper()
                          and tokens[i].text.isalpha())
-    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head, tuple(phrases), acronyms)
+    # a modifier right before a noun belongs to the thing named ("pidgin language", "flying buttress")
+    nouns = frozenset(words[i] for i in kept if pos[i] in ("NOUN", "PROPN")
+                      or i + 1 < len(pos) and i + 1 in kept and pos[i + 1] in ("NOUN", "PROPN"))
+    measure = measure_of(words, pos) if kind == "number" else ""
+    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head, tuple(phrases), acronyms, nouns, measure)
 
 
 caches.register(question_focus.cache_clear)

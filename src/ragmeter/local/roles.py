@@ -122,14 +122,20 @@ def _frame(verb: "Token") -> Frame | None:
         elif child.dep_ == "agent":
             agent = next((c for c in child.children if c.dep_ == "pobj"), agent)
     head = verb
-    while agent is None and patient is None and head.dep_ == "conj" and head.head is not head:
-        head = head.head  # "X was born in Ulm and studied in Zurich": studied's subject is X
+    passive = any(c.dep_ == "nsubjpass" for c in verb.children)
+    # "X was born in Ulm and studied in Zurich": studied's subject is X; "Lubeck served as
+    # the leading city and hosted most of its assemblies": hosted has an object of its own
+    # but still Lubeck's subject (before, only a verb with no argument at all inherited it,
+    # so "Hamburg hosted most of the Diets" met no agent to conflict with)
+    while agent is None and not passive and head.dep_ == "conj" and head.head is not head:
+        head = head.head
         shared = _subject(head)
         if shared is not None:
             if shared.dep_ == "nsubjpass" and verb.tag_ == "VBN":
-                patient = shared
-            else:
-                agent = shared
+                if patient is None:
+                    patient = shared
+                break
+            agent = shared
     for role in ("agent", "patient"):
         token = agent if role == "agent" else patient
         if token is not None and token.lower_ in _RELATIVE and verb.dep_ == "relcl":

@@ -292,6 +292,43 @@ def opposed(claim: Sequence[str], evidence: Sequence[Sequence[str]]) -> bool:
     "more"/"less", "first"/"last", "before"/"after", "always"/"never", "all"/"none"), so a
     check over content words only never saw them.
     """
-    said = {stem(w) for sentence in evidence for w in sentence}
-    own = {stem(w) for w in claim}
-    return any((mine, other) in ANTONYMS for mine in own - said for other in said - own)
+    said = {k for sentence in evidence for k in _keys(sentence, plain=False)}
+    own = set(_keys(claim, plain=False))
+    said_plainly = {k for sentence in evidence for k in _keys(sentence)}
+    sides = {a for a, _ in ANTONYMS}
+    for mine in set(_keys(claim)) - said:
+        for other in said_plainly - own:
+            if (mine, other) not in ANTONYMS:
+                continue
+            # the evidence says the claim's side in other words too ("raise" for the claim's
+            # "increasing", beside "reducing the purchasing power"): no contrast
+            if not any((k, other) in ANTONYMS for k in said & sides if k != other):
+                return True
+    return False
+
+
+_REVERSERS = frozenset({"less", "not", "n't", "never", "no", "nor"})
+_REVERSED_SPAN = 4
+_DIRECTION_SUFFIXES = ("wards", "ward", "erly", "ern")
+_COMPASS = frozenset({"north", "south", "east", "west"})  # not "afterwards" -> "after"
+
+
+def _keys(words: Sequence[str], plain: bool = True) -> list[str]:
+    """The stems of ``words`` for the antonym check; "westward" and "easterly" read as
+    "west" and "east". ``plain``: leaving out words that a "less", "not" or "never" up to
+    ``_REVERSED_SPAN`` words before turns around ("less than half as strong" says weaker,
+    not strong): such a word is said, but its opposite is not denied by it."""
+    keys: list[str] = []
+    reversed_until = -1
+    for i, word in enumerate(words):
+        if word in _REVERSERS:
+            reversed_until = i + _REVERSED_SPAN
+            continue
+        if plain and i <= reversed_until:
+            continue
+        for suffix in _DIRECTION_SUFFIXES:
+            if word.endswith(suffix) and word[: -len(suffix)] in _COMPASS:
+                word = word[: -len(suffix)]
+                break
+        keys.append(stem(word))
+    return keys

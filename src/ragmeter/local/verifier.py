@@ -20,7 +20,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Iterable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -158,10 +158,12 @@ class _Lexicon:
         self.text = " " + " ".join(nlp.normalise_text(s.text) for s in sentences) + " "
         self.raw = " ".join(s.text for s in sentences)
         self.values: set[str] = set()
+        self.date_parts: set[str] = set()
         for s in sentences:
             self.values.update(s.numbers)
             for d in s.dates:
-                self.values.update(str(int(part)) for part in d.split("-") if part)
+                self.date_parts.update(str(int(part)) for part in d.split("-") if part)
+        self.values.update(self.date_parts)
 
     def has(self, word: str) -> bool:
         if word in self.words:
@@ -699,8 +701,29 @@ def _claim_values(claim: Analysis) -> list[str]:
     return list(dict.fromkeys(values))
 
 
+def _date_parts(claim: Analysis) -> set[str]:
+    return {str(int(part)) for d in claim.dates for part in d.split("-") if part}
+
+
 def _is_year(value: str) -> bool:
     return value.isdigit() and 1000 <= int(value) <= 2100
+
+
+def value_kinds(value: str, text: str, date_parts: Iterable[str] = ()) -> frozenset[str]:
+    """What kind of figure ``value`` is where ``text`` writes it: the kinds of the
+    quantities that write it (``quantities``: a length, a year, a rank, a count, ...); a
+    value no quantity reads is a year, a day or month of a date, or a count.
+
+    Only figures of one kind can give each other the lie: "117 km" is not contradicted by
+    "AD 122", nor "the first ships" by "ten years after" (both were, when any two numbers
+    counted as rivals, and broke faithful claims of the RAG development set).
+    """
+    kinds = frozenset(q.kind for q in quantities.quantities(text) if value in q.sources)
+    if kinds:
+        return kinds
+    if _is_year(value):
+        return frozenset({"years"})
+    return frozenset({"date" if value in date_parts else "count"})
 
 
 RIVAL = 0.75
@@ -714,9 +737,9 @@ def contradicted_values(claim: Analysis, evidence: _Lexicon,
                         rivals: Sequence[_Lexicon] = ()) -> list[str]:
     """The claim's figures that its evidence gives otherwise: a claim value the evidence
     does not state (nor restate, ``quantities.restated``) while the evidence states another
-    value of the same kind (a year for a year, a number for a number) that the claim lacks,
-    and that no ``rivals`` (sentences as close to the claim as its evidence, ``RIVAL``)
-    state either.
+    value of the same kind (``value_kinds``: a year for a year, a length for a length) that
+    the claim lacks, and that no ``rivals`` (sentences as close to the claim as its
+    evidence, ``RIVAL``) state either.
 
     The premise may state the claim's figure elsewhere, for something else: "the 1911
     physics prize" where the passage has "the 1903 Nobel Prize in Physics" and, two
@@ -729,9 +752,12 @@ def contradicted_values(claim: Analysis, evidence: _Lexicon,
     others = [v for v in evidence.values if v not in mine]
     if not others:
         return []
+    their_kinds = frozenset().union(*(value_kinds(o, evidence.raw, evidence.date_parts)
+                                      for o in others))
+    parts = _date_parts(claim)
     return [v for v in mine
             if v not in evidence.values and not quantities.restated(v, claim.text, evidence.raw)
-            and any(_is_year(o) == _is_year(v) for o in others)
+            and value_kinds(v, claim.text, parts) & their_kinds
             and not any(v in rival.values for rival in rivals)]
 
 
@@ -746,6 +772,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     quantity in another form (``quantities.restated``: "nine out of ten" for "90 percent",
     "nearly 3.5 km" for "3,490 metres", "the early 1500s" for "the early sixteenth
     century"): faithful answers restate figures, and the exact check alone broke them.
+    Figures bounded the other way ("more than 30 days after" where the premise says
+    "within 30 days": ``quantities.opposed_bounds``) are not stated.
     """
     numbers = set(premise.numbers)
     for d in premise.dates:
@@ -759,6 +787,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
         return 1.0
     stated = sum(checks) / len(checks)
     if evidence is not None and contradicted_values(claim, evidence, rivals):
+        return 0.0
+    if quantities.opposed_bounds(claim.text, premise.text):
         return 0.0
     return stated
 
