@@ -75,7 +75,10 @@ def quality(args: argparse.Namespace) -> None:
                                  subject=r.metadata.get("subject", ""),
                                  subject_label=r.metadata.get("subject_label", ""),
                                  derived={"years_between": "years_between",
-                                          "which_first": "first", "span_years": "span"}.get(r.metadata.get("template"), ""))
+                                          "which_first": "first", "span_years": "span",
+                                          "doc:newer_python": "newer_python"}.get(r.metadata.get("template"), ""),
+                                 pages=tuple(r.metadata.get("pages", ())) or (
+                                     (r.metadata["page"],) if r.metadata.get("page") else ()))
                      for r in records]
             verdicts = judge_reasons(items)
             refilter = [not rule_reasons(i) and not v for i, v in zip(items, verdicts)]

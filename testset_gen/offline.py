@@ -56,8 +56,10 @@ from ragmeter.local.nlp import normalise_entity, normalise_text
 
 from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
+from testset_gen.doc_questions import DocQuestion, doc_questions, named_statement, names_page
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
+from testset_gen.page_subject import page_names
 from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, PERSON_NOUNS, SOFTWARE_NAME,
                                    Question, date_preposition, descriptor, document_names,
                                    page_subjects, questions_from_sentence)
@@ -123,7 +125,9 @@ class _Candidate:
         return FilterInput(self.question, self.ground_truth, str(meta.get("answer", "")),
                            tuple(meta.get("source_sentences", ())), tuple(contexts),
                            subject=self.subject, derived=self.derived,
-                           subject_label=self.subject_label)
+                           subject_label=self.subject_label,
+                           pages=tuple(meta.get("pages", ())) or (
+                               (str(meta["page"]),) if meta.get("page") else ()))
 
 
 # --- reading chunks ------------------------------------------------------------------
@@ -140,6 +144,8 @@ class _ChunkQuestions:
     title: str = ""  # the document's title ("FastAPI", "Notes 3")
     subjects: frozenset[str] = frozenset()  # one-word names the document is about
     births: list[Question] = field(default_factory=list)  # ``birth_questions``: dated only
+    page: str = ""  # what the page documents ("Rich", "the OpenAI Python API library")
+    documentation: list[DocQuestion] = field(default_factory=list)  # ``doc_questions``
 
     def subject_label(self, q: Question) -> str:
         """The label the filter reads for a question's subject: the tagger's, except that a
@@ -169,8 +175,11 @@ class _ChunkQuestions:
         return next(iter(longer)) if len(longer) == 1 else name
 
 
-def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestions]:
-    """Questions of each chunk: its claims (one spaCy pass for all), each parsed and asked."""
+def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
+          pages: Mapping[str, str] | None = None) -> list[_ChunkQuestions]:
+    """Questions of each chunk: its claims (one spaCy pass for all), each parsed and asked;
+    with ``pages`` (document id -> what it documents, ``page_names``), the chunk's sentences
+    asked by the documentation patterns too (``doc_questions``)."""
     from ragmeter.local.claims import clauses_of
 
     texts = [graph.node(c)["text"] for c in chunk_ids]
@@ -181,7 +190,13 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
     # and the statement without its aside is still what the sentence says
     claims = [[re.sub(r"\s*\([^()]*\)", "", cl.text) for cl in cls if cl.kind == "claim"]
               for cls in clauses_of(texts, docs=chunk_docs)]
-    flat = list(dict.fromkeys(t for cs in claims for t in cs))
+    # "This project uses uv ..." on a page about Unstructured: asked as "Unstructured uses
+    # uv ...", the ground truth staying what the page says
+    page_of = {cid: (pages or {}).get(str(graph.node(cid).get("document_id", "")), "")
+               for cid in chunk_ids}
+    named = {(cid, cl): n for cid, cs in zip(chunk_ids, claims) for cl in cs
+             if (n := named_statement(cl, page_of[cid]))}
+    flat = list(dict.fromkeys([t for cs in claims for t in cs] + [n for n, _, _ in named.values()]))
     docs = dict(zip(flat, parse(flat)))
     doc_names: dict[str, frozenset[str]] = {}
     doc_subjects: dict[str, frozenset[str]] = {}
@@ -205,9 +220,29 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str]) -> list[_ChunkQuestio
         # under it ("Mount Vesuvius\n\nMount Vesuvius destroyed Pompeii"), a paragraph
         # break does not
         title = str(graph.node(doc_id).get("title") or "") if doc_id else ""
-        sentences = [text[a:b] for a, b in sentence_spans(text)]
+        spans = sentence_spans(text)
+        page = (pages or {}).get(doc_id, "")
+        # a sentence cut inside a code name ("pass a msgpack." of "msgpack.ExtType") is not
+        # what the page says: only sentences that end where a word ends
+        # ("... pass a msgpack. ExtType object": extraction put a space into the code name)
+        whole_sentences = [text[a:b] for a, b in spans if (b >= len(text) or text[b].isspace())
+                           and not re.match(r"\s*[A-Z][a-z]+[A-Z]\w*\b", text[b:])]
+        asked = doc_questions(whole_sentences, page)
+        patterned = {q.statement for q in asked}
+        for claim in cs:
+            if (cid, claim) not in named or claim in patterned:
+                continue  # a pattern asked it already ("Which license does Typer use?")
+            statement, spelled, written = named[(cid, claim)]
+            for sent in docs[statement].sents:
+                asked.extend(DocQuestion(q.text.replace(spelled, _lowered_page(page)), q.answer,
+                                         written, "self_reference")
+                             for q in questions_from_sentence(sent, known | {spelled})
+                             if q.role == "object" and q.topic == spelled and q.wh != "define"
+                             and _specific(q.text.replace(spelled, ""), q.statement[len(spelled):]))
+        sentences = [text[a:b] for a, b in spans]
         out.append(_ChunkQuestions(cid, text, qs, sentences, names, labels, title,
-                                   doc_subjects[doc_id], birth_questions(sentences)))
+                                   doc_subjects[doc_id], birth_questions(sentences),
+                                   page=page, documentation=asked))
     return out
 
 
@@ -367,11 +402,115 @@ def _simple(cq: _ChunkQuestions) -> list[_Candidate]:
         if q.role == "object" and q.topic and q.topic in text:
             # a surname alone is not standalone: "How many songs has Harrison written?"
             text = text.replace(q.topic, cq.full_name(q.topic), 1)
+        text, page = _on_page(cq, q, text)
         out.append(_Candidate("simple", text, q.statement, (cq.chunk_id,), (
             ("answer", q.answer), ("wh", q.wh), ("template", f"{q.role}:{q.wh}"),
-            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])),
+            ("source_sentences", [_source_sentence(q.statement, cq.sentences)])) + page,
             subject=_subject_of(q), subject_label=cq.subject_label(q),
             rank=1 if q.wh == "define" else 0))  # a definition only when nothing else
+    return out
+
+
+def _on_page(cq: _ChunkQuestions, q: Question, text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """"What do Beta WebSockets always reject ...?" on the OpenAI library's README asks about
+    that library's WebSockets: on a page with a name (``page_subject``), a question about
+    something the page's name is not part of says which page ("... in the OpenAI Python API
+    library?"), and the page goes into the metadata. Only a plural of several words: a kind
+    of thing the page has ("Beta WebSockets", "X.509 API requests"); a single name stands
+    alone ("What is MessagePack licensed under?" on the msgpack page), as do definitions and
+    people."""
+    words = q.topic.split()
+    if (not cq.page or q.role != "object" or q.wh == "define" or q.topic_label == "PERSON"
+            or len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")
+            or names_page(text, cq.page) or not text.endswith("?")):
+        return text, ()
+    return f"{text[:-1]} in {cq.page}?", (("page", cq.page),)
+
+
+PERSON_OBJECT_VERBS = frozenset("ask tell let allow help give send offer show welcome".split())
+"""Verbs whose object is whom, not what ("ragmeter asks an LLM judge for ..." made "What does
+ragmeter ask for ...?", answer "an LLM judge")."""
+
+
+def _specific(question: str, statement: str) -> bool:
+    """A question about the page that says what it asks for: more than "What does <page>
+    <verb>?" ("What does urllib3 welcome?", "What does fsspec use?": anything), and not a
+    verb whose object is a person."""
+    words = re.findall(r"[\w'-]+", question)
+    verb = re.match(r"\s*(\w+)", statement)  # the statement after the page's name
+    lemma = verb.group(1).lower().rstrip("s") if verb else ""
+    return len(words) > 3 and lemma not in PERSON_OBJECT_VERBS and lemma + "e" not in PERSON_OBJECT_VERBS
+
+
+def _lowered_page(page: str) -> str:
+    return page[:1].lower() + page[1:] if page.startswith("The ") else page
+
+
+def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
+    """The documentation patterns' questions ("How can you enable logging in the OpenAI
+    Python API library?"): simple, the sentence as ground truth, the page's name in the
+    metadata (the filter reads it as a known name, not one the sentence must write)."""
+    return [_Candidate("simple", q.text, q.statement, (cq.chunk_id,), (
+        ("answer", q.answer), ("wh", q.text.split()[0].lower()), ("template", f"doc:{q.template}"),
+        ("page", cq.page), ("source_sentences", [_source_sentence(q.statement, cq.sentences)])))
+        for q in cq.documentation]
+
+
+def _page_facts(chunks: Sequence[_ChunkQuestions], kind: str) -> list[tuple[DocQuestion, _ChunkQuestions]]:
+    """One fact of ``kind`` ("licence", "python") per page, the first read."""
+    seen: dict[str, tuple[DocQuestion, _ChunkQuestions]] = {}
+    for cq in chunks:
+        for q in cq.documentation:
+            if q.template == kind and cq.page not in seen:
+                seen[cq.page] = (q, cq)
+    return [seen[p] for p in sorted(seen)]
+
+
+def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> list[_Candidate]:
+    """multi_context questions over two pages' facts of one kind, each fact used once:
+    "Which license do FastAPI and RapidFuzz both use?" (the same licence stated
+    on each page) and "Which requires a newer Python version: IDNA or Rich?" (two stated
+    minimum versions). Neither page answers alone."""
+    out: list[_Candidate] = []
+    licences = _page_facts(chunks, "licence")
+    rng.shuffle(licences)
+    used: set[str] = set()
+    for i, (a, ca) in enumerate(licences):
+        for b, cb in licences[i + 1:]:
+            if (a.fact != b.fact or ca.page in used or cb.page in used
+                    or a.statement == b.statement):
+                continue
+            used.update((ca.page, cb.page))
+            first, second = sorted(((a, ca), (b, cb)), key=lambda p: p[1].page.lower())
+            names = (first[1].page, second[1].page)
+            out.append(_Candidate(
+                "multi_context", f"Which license do {names[0]} and {names[1]} both use?",
+                f"{first[0].statement} {second[0].statement}", (first[1].chunk_id, second[1].chunk_id), (
+                    ("answer", first[0].answer), ("template", "doc:shared_licence"),
+                    ("page", names[0]), ("pages", list(names)),
+                    ("source_sentences", [first[0].statement, second[0].statement]))))
+            break
+    pythons = _page_facts(chunks, "python")
+    rng.shuffle(pythons)
+    used.clear()
+    for i, (a, ca) in enumerate(pythons):
+        for b, cb in pythons[i + 1:]:
+            va, vb = (tuple(int(x) for x in q.fact.split(".")) for q in (a, b))
+            if va == vb or ca.page in used or cb.page in used:
+                continue
+            used.update((ca.page, cb.page))
+            (new, cn), (old, co) = sorted(((a, ca), (b, cb)), key=lambda p: tuple(
+                int(x) for x in p[0].fact.split(".")), reverse=True)
+            one, other = sorted((cn.page, co.page), key=str.lower)
+            named = cn.page[:1].upper() + cn.page[1:]
+            # the answer first: a page's sentence says "This library", not its name
+            out.append(_Candidate(
+                "multi_context", f"Which requires a newer Python version: {one} or {other}?",
+                f"{named}. {new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
+                    ("answer", cn.page), ("template", "doc:newer_python"), ("page", cn.page),
+                    ("pages", [one, other]), ("source_sentences", [new.statement, old.statement])),
+                derived="newer_python"))
+            break
     return out
 
 
@@ -634,7 +773,8 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
                 said = "\x00" + c.ground_truth
                 meta = dict(c.meta)
                 sources = (["\x01" + s for s in meta.get("source_sentences", ())]
-                           if meta.get("template") in ("which_first", "years_between") else [])
+                           if meta.get("template") in ("which_first", "years_between", "doc:shared_licence",
+                                                    "doc:newer_python") else [])
                 if c.question in taken or said in taken or any(s in taken for s in sources):
                     continue
                 taken.update((c.question, said, *sources))
@@ -678,6 +818,8 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     shares = parse_distribution(distribution)
     planned = {t: n for t, n in plan_counts(size, shares).items() if n > 0}
     rng = random.Random(seed)
+    pages = page_names({d: (str(graph.node(d).get("text", "")), str(graph.node(d).get("source", "")),
+                            str(graph.node(d).get("title") or "")) for d in graph.document_ids()})
     order = graph.chunk_ids()
     rng.shuffle(order)
     bridges = graph.bridges()
@@ -712,9 +854,9 @@ def generate_offline(graph: KnowledgeGraph, size: int,
         if planned and enough():
             break
         batch = order[start:start + BATCH]
-        for cq in _read(graph, batch):
+        for cq in _read(graph, batch, pages):
             read[cq.chunk_id] = cq
-            for c in _simple(cq) + _reasoning(cq):
+            for c in _simple(cq) + _reasoning(cq) + _documentation(cq):
                 offer(c)
         if "multi_context" in planned or "reasoning" in planned:
             corpus = corpus or "\n".join(str(graph.node(d).get("text", ""))
@@ -724,6 +866,8 @@ def generate_offline(graph: KnowledgeGraph, size: int,
                 if c.evolution in planned:
                     offer(c)
         if "multi_context" in planned:
+            for c in _page_comparisons(list(read.values()), random.Random(seed + start)):
+                offer(c)
             for br in bridges:
                 key = (br.a, br.b, br.entity)
                 if key in bridges_done or br.a not in read or br.b not in read:

@@ -77,7 +77,11 @@ JUDGE_METRICS = ("faithfulness", "context_relevancy")
 SUPPORT_THRESHOLD = 0.5
 """Faithfulness of the ground truth to the contexts below this: unsupported."""
 RELEVANCE_THRESHOLD = 0.05
-"""Context relevancy below this: no context sentence uses the question's key terms."""
+"""Context relevancy below this: no context sentence uses the question's key terms. For a
+record of k contexts the bar is this divided by k: its score is a share of all the
+contexts' sentences, and a question over two chunks has one relevant sentence in each
+(measured: "Which license do RapidFuzz and Typer both use?" over the two READMEs' chunks
+scores 0.038, each README's own question 0.18)."""
 
 
 @dataclass(frozen=True)
@@ -93,6 +97,10 @@ class FilterInput:
     subject: str = ""
     derived: str = ""  # "years_between" / "first" / "span": a derivation to check
     subject_label: str = ""  # the subject's entity label ("PERSON": a surname is not enough)
+    pages: Sequence[str] = ()
+    """What the record's pages document, named in a documentation question that its
+    sentence leaves unnamed ("How can you enable logging in Rich?"): known names, not
+    surnames, spelled as the pages spell them even when that looks like code ("spaCy")."""
 
 
 def _words(text: str) -> list[str]:
@@ -263,7 +271,43 @@ def _prose_sentence(sentence: str, contexts: Sequence[str]) -> bool:
     return True
 
 
+def _page_word(page: str) -> str:
+    """The page's name as a one-word name the surname checks leave alone ("Rich")."""
+    return page if page and " " not in page else ""
+
+
+def _without_pages(text: str, pages: Sequence[str]) -> str:
+    """``text`` with the pages' names replaced by a plain word, for the code check."""
+    for p in pages:
+        text = text.replace(p, "Page")
+    return text
+
+
+def _unknown_names(question: str, f: "FilterInput") -> bool:
+    """The surname checks over a question naming two pages ("Which license do FastAPI and
+    Typer both use?"), with both pages' names taken out first."""
+    q = question
+    for p in f.pages:
+        q = q.replace(p, "the package")
+    # "Python" of "a newer Python version" is the language ("CPython", "for Python" in the
+    # contexts made it look like a surname)
+    return bare_surname(q, f.contexts, "Python") or one_word_person(q, "Python")
+
+
+def _newer_python_ok(f: FilterInput) -> bool:
+    """"Which requires a newer Python version: X or Y?": the answer's sentence (first) states
+    a higher "Python 3.N" than the other."""
+    per_sentence = [re.findall(r"\bPython (3)\.(\d+)", s) for s in f.source_sentences]
+    if not f.ground_truth.startswith(f.answer[:1].upper() + f.answer[1:] + ". "):
+        return False  # the ground truth names the answer first
+    if len(per_sentence) != 2 or any(len(p) != 1 for p in per_sentence):
+        return False
+    return int(per_sentence[0][0][1]) > int(per_sentence[1][0][1])
+
+
 def _derivation_ok(f: FilterInput) -> bool:
+    if f.derived == "newer_python":
+        return _newer_python_ok(f)
     if f.derived == "years_between":
         m = re.match(r"(\d+) years?\b", f.ground_truth)
         per_sentence = [[int(y) for y in _YEAR.findall(s)] for s in f.source_sentences]
@@ -397,19 +441,25 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or (not f.derived and two_clauses(q, f.ground_truth))):
         reasons.append("not_a_question")
     if (unresolved_reference(q) or (not f.derived and vague_answer(f.answer))
-            or not re.search(r"\b[A-Z0-9]", q[1:])  # names nothing: "What lies to the north east?"
+            or (not re.search(r"\b[A-Z0-9]", q[1:])  # names nothing: "What lies to the north east?"
+                and not any(p in q for p in f.pages))
             or re.search(r"(?<![A-Z][\w'-] )(?<![A-Z][\w'-]{2} )\b[A-Z][a-z]+'s\b", q[1:])
             and not re.search(r"[A-Z][\w'-]+ [A-Z][a-z]+'s\b", q)):  # "Williams's mother"
         reasons.append("unresolved_reference")
-    elif (bare_surname(q, f.contexts, known := f.subject.strip() if f.subject_label == "NAME" else "")
-          or one_word_person(q, known)):
+    elif (any(bare_surname(q, f.contexts, known) or one_word_person(q, known)
+              for known in (
+                  [f.subject.strip()] if f.subject_label == "NAME" else
+                  [_page_word(p) for p in f.pages] or [""]))
+          if not f.pages or len(f.pages) == 1 else
+          _unknown_names(q, f)):
         reasons.append("unresolved_reference")
     if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
             r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
         # a "where" that keeps a place: "Where does the Danube rise in the Black Forest?"
         # (answer "Germany") - the place a reader would answer is in the question
         reasons.append("answer_in_question")
-    if _CODE.search(q) or any(_CODE.search(s) for s in f.source_sentences):
+    if (_CODE.search(_without_pages(q, f.pages))
+            or any(_CODE.search(_without_pages(s, f.pages)) for s in f.source_sentences)):
         reasons.append("code_or_markup")
     if not f.source_sentences or not all(_prose_sentence(s, f.contexts)
                                          for s in f.source_sentences):
@@ -476,7 +526,8 @@ def rule_reasons(f: FilterInput) -> list[str]:
 def judge_reasons(items: Sequence[FilterInput]) -> list[list[str]]:
     """The local judge's verdict on each record: ``unsupported`` when the ground truth's
     faithfulness to the reference contexts is below ``SUPPORT_THRESHOLD``, ``irrelevant``
-    when the contexts' relevance to the question is below ``RELEVANCE_THRESHOLD``."""
+    when the contexts' relevance to the question is below ``RELEVANCE_THRESHOLD`` (divided by
+    the number of contexts)."""
     if not items:
         return []
     import pandas as pd
@@ -493,11 +544,11 @@ def judge_reasons(items: Sequence[FilterInput]) -> list[list[str]]:
     support = result.scores("faithfulness")
     relevance = result.scores("context_relevancy")
     out: list[list[str]] = []
-    for s, r in zip(support, relevance):
+    for item, s, r in zip(items, support, relevance):
         reasons = []
         if s is None or s < SUPPORT_THRESHOLD:
             reasons.append("unsupported")
-        if r is None or r < RELEVANCE_THRESHOLD:
+        if r is None or r < RELEVANCE_THRESHOLD / max(1, len(item.contexts)):
             reasons.append("irrelevant")
         out.append(reasons)
     return out

@@ -1,0 +1,243 @@
+"""Documentation's own sentence patterns, asked with the page's subject named.
+
+Each test sentence is one of a README of the bench folder ``docs`` (or a trimmed copy) that
+the statement rules asked nothing of: an instruction to "you", a purpose clause, a default,
+a requirement, a licence, a "this project" subject. Each kind has a sentence that gives its
+question and one that must not.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+from testset_gen.doc_questions import doc_questions, named_statement
+from testset_gen.document import Chunk, Document
+from testset_gen.graph import build_graph
+from testset_gen.offline import ShortfallWarning, _page_comparisons, _read, generate_offline
+from testset_gen.page_subject import page_name, page_names
+from testset_gen.record_filter import FilterInput, rule_reasons
+
+
+def _asked(sentence: str, page: str = "Rich") -> dict[str, str]:
+    return {q.text: q.answer for q in doc_questions([sentence], page)}
+
+
+# --- the page's subject ------------------------------------------------------------------
+
+RICH = ("# Compatibility\n\nRich works with Linux, macOS and Windows. Rich requires Python 3.8 "
+        "or later. You can use Rich to add colour. Install Rich with pip. The Rich Console "
+        "renders markup.\n")
+
+
+def test_the_file_name_names_the_page_when_the_page_writes_it():
+    # the title ("Compatibility") does not name the page; the file name does
+    assert page_name(RICH, "readme_rich.md", "Compatibility") == "Rich"
+    # a title that adds a kind of software to the name names it better than the vendor
+    openai = "Use OpenAI models. The OpenAI client is fast. OpenAI ships it. Call OpenAI."
+    assert page_name(openai, "readme_openai.md", "OpenAI Python API library") == (
+        "the OpenAI Python API library")
+    # written fewer than three times: not what the page is about
+    assert page_name("Rich text is nice.", "rich.md", "Compatibility") == ""
+
+
+def test_a_topic_file_name_is_no_name_and_the_folder_project_is_taken():
+    project = "# ragmeter\n\n" + "Install ragmeter and run ragmeter on your data. " * 3
+    topic = ("# Metrics\n\nThe metrics of ragmeter score answers. Each of the metrics has a "
+             "judge. ragmeter runs the metrics. Ask ragmeter for metrics. ragmeter is fast. "
+             "ragmeter again, and ragmeter.")
+    other = "# Notes\n\nMore ragmeter notes: ragmeter, ragmeter, ragmeter, ragmeter, ragmeter."
+    pages = {"a": (project, "README.md", "ragmeter"), "b": (topic, "metrics.md", "Metrics"),
+             "c": (other, "notes.md", "Notes"), "d": ("Use spaCy here.", "judge.md", "Judge")}
+    names = page_names(pages)
+    # "the metrics" is a topic; the project, written on three pages, names the page
+    assert names == {"a": "ragmeter", "b": "ragmeter", "c": "ragmeter", "d": ""}
+
+
+# --- sentence patterns -------------------------------------------------------------------
+
+
+def test_you_can_x_by_y_is_asked_how():
+    assert _asked("You can set a style for the entire output by adding a style keyword "
+                  "argument.") == {
+        "How can you set a style for the entire output in Rich?": "by adding a style keyword argument"}
+    # the page's name in the question already: not named twice
+    assert _asked("You can also install spaCy from conda via the conda-forge channel.", "spaCy") == {
+        "How can you install spaCy from conda?": "via the conda-forge channel"}
+    # "this project" becomes the page's name
+    assert _asked("You can support the project by writing documentation.", "pypdf") == {
+        "How can you support pypdf?": "by writing documentation"}
+    # code inline, no page name: nothing
+    assert _asked("You can enable logging by calling client.enable().") == {}
+    assert doc_questions(["You can set a style by adding an argument."], "") == []
+
+
+def test_use_y_to_x_is_asked_what_you_use():
+    assert _asked("You can use a Console object to generate sophisticated output with minimal "
+                  "effort.") == {
+        "What can you use to generate sophisticated output with minimal effort in Rich?":
+            "a Console object"}
+    # the writer or the reader inside the purpose: "help us", "your installation"
+    assert _asked("Use the following steps to test your installation.") == {}
+
+
+def test_to_x_do_y_is_asked_how_you_do_it():
+    assert _asked("To test pull requests, use sympy-bot.", "SymPy") == {
+        "What do you use to test pull requests in SymPy?": "sympy-bot"}
+    assert _asked("To report a security vulnerability, please use the Tidelift security "
+                  "contact.", "urllib3") == {
+        "What do you use to report a security vulnerability in urllib3?":
+            "the Tidelift security contact"}
+    assert _asked("To use typer directly with shell completion, activate the project "
+                  "environment and install completion.", "Typer") == {
+        "How do you use typer directly with shell completion?":
+            "activate the project environment and install completion"}
+    # a purpose that points elsewhere, an instruction that is not one
+    assert _asked("To learn more about the platform, check out the docs.") == {}
+    assert _asked("To chat with a model, the usage pattern is the same.") == {}
+
+
+def test_a_default_is_asked_with_the_page_named():
+    assert _asked("By default, the async client uses HTTPX2.", "the OpenAI Python API library") == {
+        "What does the async client use by default in the OpenAI Python API library?": "HTTPX2"}
+    # the object does not end the sentence: a clause after it would be lost
+    assert _asked("By default the library closes connections whenever the client is garbage "
+                  "collected.") == {}
+
+
+def test_python_requirements_and_licences():
+    assert _asked("Rich requires Python 3.8 or later.") == {
+        "Which Python version does Rich require?": "3.8 or later"}
+    assert _asked("This library supports Python 3.9 and higher.", "IDNA") == {
+        "Which Python versions does IDNA support?": "3.9 and higher"}
+    assert _asked("This project is licensed under the terms of the MIT license.", "Typer") == {
+        "Which license does Typer use?": "MIT"}
+    # another package's requirement or licence is not the page's
+    assert _asked("Textual requires Python 3.9 or later.") == {}
+    assert _asked("Click is licensed under the BSD license.", "Typer") == {}
+
+
+def test_this_project_as_subject_is_the_page():
+    assert named_statement("This project uses uv for dependency management.", "Unstructured") == (
+        "Unstructured uses uv for dependency management.", "Unstructured",
+        "This project uses uv for dependency management.")
+    assert named_statement("The library closes connections.", "the OpenAI Python API library") == (
+        "The OpenAI Python API library closes connections.", "the OpenAI Python API library",
+        "The library closes connections.")
+    # a lowercase name opening the sentence is capitalised for the rules (the claim splitter
+    # capitalised it already); the ground truth is spelled as the page spells it
+    assert named_statement("Fsspec uses Black to format the code.", "fsspec") == (
+        "Fsspec uses Black to format the code.", "Fsspec", "fsspec uses Black to format the code.")
+    # "it" mostly refers to the sentence before: not replaced
+    assert named_statement("It uses uv for dependency management.", "Unstructured") is None
+
+
+# --- records -----------------------------------------------------------------------------
+
+
+def _graph(pages: dict[str, str]):
+    documents, chunks = [], []
+    for source, text in pages.items():
+        document = Document.make(text, source, title=text.splitlines()[0].lstrip("# "))
+        documents.append(document)
+        chunks.append(Chunk.make(document, text, 0, 0, len(text), tokens=len(text.split())))
+    return build_graph(documents, chunks, embed=False)
+
+
+TYPER = ("# FastAPI of CLIs\n\nTyper is a library for building CLI applications. Typer is easy "
+         "to use. Typer builds on Click. Typer is fast.\n\nThis project uses uv for dependency "
+         "management.\n\nThis project is licensed under the terms of the MIT license.\n")
+RAPIDFUZZ = ("# Rapid fuzzy matching\n\nRapidFuzz is a fast string matching library. Install "
+             "RapidFuzz with pip. Use RapidFuzz for search. RapidFuzz is fast.\n\n"
+             "RapidFuzz is licensed under the MIT license.\n")
+
+
+def test_a_readme_gives_named_records_whose_ground_truth_is_the_sentence():
+    graph = _graph({"readme_typer.md": TYPER})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 6, {"simple": 1.0}, seed=0)
+    questions = {r.question: r for r in result.records}
+    uv = questions["What does Typer use for dependency management?"]
+    assert uv.ground_truth == "This project uses uv for dependency management."
+    assert uv.metadata["page"] == "Typer" and uv.metadata["answer"] == "uv"
+    assert questions["Which license does Typer use?"].metadata["answer"] == "MIT"
+
+
+def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
+    page = ("# filesystem_spec\n\nfsspec is a library. Use fsspec for files. Install fsspec. "
+            "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n\n"
+            "fsspec welcomes contributions. fsspec asks a maintainer for a review.\n")
+    graph = _graph({"readme_fsspec.md": page})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    asked = {r.question: r.ground_truth for r in result.records}
+    assert asked["What does fsspec use to ensure a consistent code format?"] == (
+        "fsspec uses Black to ensure a consistent code format.")
+    # "What does fsspec welcome?" asks for anything; "What does fsspec ask for a review?"
+    # asks what for whom
+    assert not any("welcome" in q or " ask " in q for q in asked)
+
+
+def test_two_pages_stating_one_licence_or_two_pythons_compare():
+    graph = _graph({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ})
+    cqs = _read(graph, graph.chunk_ids(), page_names({
+        d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
+        for d in graph.document_ids()}))
+    (shared,) = _page_comparisons(cqs, random.Random(0))
+    assert shared.question == "Which license do RapidFuzz and Typer both use?"
+    assert shared.ground_truth == ("RapidFuzz is licensed under the MIT license. This project is "
+                                   "licensed under the terms of the MIT license.")
+    assert rule_reasons(shared.filter_input([graph.node(i)["text"] for i in shared.chunk_ids])) == []
+    assert len(shared.chunk_ids) == 2 and shared.evolution == "multi_context"
+    # a different licence on one page: no comparison
+    other = _graph({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ.replace(
+        "the MIT license", "the Apache license")})
+    cqs = _read(other, other.chunk_ids(), page_names({
+        d: (other.node(d)["text"], other.node(d)["source"], other.node(d)["title"])
+        for d in other.document_ids()}))
+    assert _page_comparisons(cqs, random.Random(0)) == []
+
+
+def test_the_newer_python_is_checked_against_the_stated_versions():
+    sentences = ("This library supports Python 3.9 and higher.", "Rich requires Python 3.8 or later.")
+    item = FilterInput("Which requires a newer Python version: IDNA or Rich?", "IDNA. " + " ".join(sentences),
+                       "IDNA", sentences, sentences, derived="newer_python", pages=("IDNA", "Rich"))
+    assert rule_reasons(item) == []
+    swapped = FilterInput(item.question, item.ground_truth, "Rich", sentences[::-1], sentences,
+                          derived="newer_python", pages=("IDNA", "Rich"))
+    assert rule_reasons(swapped) == ["derivation_wrong"]
+
+
+OPENAI = ("# OpenAI Python API library\n\nThe OpenAI library is fast. Use OpenAI models. "
+          "OpenAI ships it. Use OpenAI.\n\nBeta WebSockets always reject X.509 clients, even "
+          "with explicit headers.\n\nThe primary API for interacting with OpenAI models is the "
+          "Responses API.\n")
+
+
+def test_a_statement_about_another_thing_says_which_page():
+    graph = _graph({"readme_openai.md": OPENAI})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    asked = {r.question for r in result.records}
+    # whose WebSockets? the page's
+    assert ("What do Beta WebSockets always reject even with explicit headers in the OpenAI "
+            "Python API library?") in asked
+    # a question that names the page's vendor already says which page
+    assert "What is the primary API for interacting with OpenAI models?" in asked
+
+
+def test_only_a_kind_of_thing_is_qualified_by_its_page():
+    from testset_gen.offline import _ChunkQuestions, _on_page
+    from testset_gen.questions import Question
+
+    cq = _ChunkQuestions("c", "", [], [], {}, {}, page="msgpack")
+    single = Question("What is MessagePack licensed under?", "the Apache License", "s", "what",
+                      "object", "", "the apache license", topic="MessagePack", topic_label="ORG")
+    assert _on_page(cq, single, single.text) == (single.text, ())
+    kind = Question("What do Beta WebSockets always reject?", "X.509 clients", "s", "what",
+                    "object", "", "x.509 clients", topic="Beta WebSockets", topic_label="ORG")
+    assert _on_page(cq, kind, kind.text) == ("What do Beta WebSockets always reject in msgpack?",
+                                             (("page", "msgpack"),))
