@@ -11,9 +11,8 @@ from __future__ import annotations
 import random
 import warnings
 
+from testset_corpus import one_chunk_each
 from testset_gen.doc_questions import doc_questions, named_statement
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import build_graph
 from testset_gen.offline import ShortfallWarning, _page_comparisons, _read, generate_offline
 from testset_gen.page_subject import page_name, page_names
 from testset_gen.record_filter import FilterInput, rule_reasons
@@ -135,15 +134,6 @@ def test_this_project_as_subject_is_the_page():
 # --- records -----------------------------------------------------------------------------
 
 
-def _graph(pages: dict[str, str]):
-    documents, chunks = [], []
-    for source, text in pages.items():
-        document = Document.make(text, source, title=text.splitlines()[0].lstrip("# "))
-        documents.append(document)
-        chunks.append(Chunk.make(document, text, 0, 0, len(text), tokens=len(text.split())))
-    return build_graph(documents, chunks, embed=False)
-
-
 TYPER = ("# FastAPI of CLIs\n\nTyper is a library for building CLI applications. Typer is easy "
          "to use. Typer builds on Click. Typer is fast.\n\nThis project uses uv for dependency "
          "management.\n\nThis project is licensed under the terms of the MIT license.\n")
@@ -153,7 +143,7 @@ RAPIDFUZZ = ("# Rapid fuzzy matching\n\nRapidFuzz is a fast string matching libr
 
 
 def test_a_readme_gives_named_records_whose_ground_truth_is_the_sentence():
-    graph = _graph({"readme_typer.md": TYPER})
+    graph = one_chunk_each({"readme_typer.md": TYPER}, heading_titles=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         result = generate_offline(graph, 6, {"simple": 1.0}, seed=0)
@@ -168,7 +158,7 @@ def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
     page = ("# filesystem_spec\n\nfsspec is a library. Use fsspec for files. Install fsspec. "
             "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n\n"
             "fsspec welcomes contributions. fsspec asks a maintainer for a review.\n")
-    graph = _graph({"readme_fsspec.md": page})
+    graph = one_chunk_each({"readme_fsspec.md": page}, heading_titles=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
@@ -181,7 +171,7 @@ def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
 
 
 def test_two_pages_stating_one_licence_or_two_pythons_compare():
-    graph = _graph({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ})
+    graph = one_chunk_each({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ}, heading_titles=True)
     cqs = _read(graph, graph.chunk_ids(), page_names({
         d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
         for d in graph.document_ids()}))
@@ -192,8 +182,8 @@ def test_two_pages_stating_one_licence_or_two_pythons_compare():
     assert rule_reasons(shared.filter_input([graph.node(i)["text"] for i in shared.chunk_ids])) == []
     assert len(shared.chunk_ids) == 2 and shared.evolution == "multi_context"
     # a different licence on one page: no comparison
-    other = _graph({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ.replace(
-        "the MIT license", "the Apache license")})
+    other = one_chunk_each({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ.replace(
+        "the MIT license", "the Apache license")}, heading_titles=True)
     cqs = _read(other, other.chunk_ids(), page_names({
         d: (other.node(d)["text"], other.node(d)["source"], other.node(d)["title"])
         for d in other.document_ids()}))
@@ -217,7 +207,7 @@ OPENAI = ("# OpenAI Python API library\n\nThe OpenAI library is fast. Use OpenAI
 
 
 def test_a_statement_about_another_thing_says_which_page():
-    graph = _graph({"readme_openai.md": OPENAI})
+    graph = one_chunk_each({"readme_openai.md": OPENAI}, heading_titles=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)

@@ -9,9 +9,8 @@ import warnings
 
 import pytest
 
+from testset_corpus import one_chunk_each
 from ragmeter.local.syntax import parse
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import build_graph
 from testset_gen.offline import ShortfallWarning, birth_questions, generate_offline, shared_title
 from testset_gen.questions import date_preposition, questions_from_sentence
 from testset_gen.record_filter import FilterInput, rule_reasons
@@ -24,15 +23,6 @@ def _asked(sentence: str) -> dict[str, str]:
 
 def _reasons(question: str, answer: str = "Someone") -> list[str]:
     return rule_reasons(FilterInput(question, "X.", answer, ("X.",), ("X.",)))
-
-
-def _one_chunk_each(texts: dict[str, str]):
-    documents, chunks = [], []
-    for name, text in texts.items():
-        doc = Document.make(text, name, title=name)
-        documents.append(doc)
-        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
-    return build_graph(documents, chunks, embed=False)
 
 
 def test_a_bare_date_gets_its_preposition_and_is_asked_when():
@@ -116,7 +106,7 @@ def test_a_title_that_names_more_than_one_work_is_not_compared():
     assert shared_title("Ghostbusters", 2016, FILMS["a.md"], "")  # "also known as"
     assert not shared_title("Hollywood Ending", 2002, FILMS["b.md"], " ".join(FILMS.values()))
     assert not shared_title("Ghostbusters II", 1989, "x", 'in "Ghostbusters II" (1989)')
-    graph = _one_chunk_each(FILMS)
+    graph = one_chunk_each(FILMS)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(graph, 4, {"multi_context": 1}, seed=0)
@@ -151,7 +141,7 @@ def test_bracketed_birth_dates_give_checked_derived_questions():
         ("Albert Einstein", "14 March 1879", 1879, "physicist")]
     # the statement is the sentence as written: the ground truth quotes the context
     assert births[0].statement == "Harris Yulin (born November 5, 1937) is an American actor."
-    graph = _one_chunk_each(PEOPLE)
+    graph = one_chunk_each(PEOPLE)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(graph, 6, {"reasoning": 1}, seed=0)
@@ -173,7 +163,7 @@ def test_bracketed_birth_dates_give_checked_derived_questions():
     "comedian.",
 ])
 def test_a_birth_date_alone_asks_no_simple_question(sentence):
-    graph = _one_chunk_each({"a.md": sentence})
+    graph = one_chunk_each({"a.md": sentence})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(graph, 4, {"simple": 1}, seed=0)
@@ -187,7 +177,7 @@ def test_birth_comparisons_fill_at_most_half_of_a_derived_type():
               ("Alden Caleb Ehrenreich", "November 22, 1989"),
               ("Cindy Williams", "August 22, 1947"), ("Wallace Michael Shawn", "November 12, 1943")]
     text = " ".join(f"{name} (born {date}) is an American actor." for name, date in actors)
-    graph = _one_chunk_each({"actors.md": text})
+    graph = one_chunk_each({"actors.md": text})
     with pytest.warns(ShortfallWarning, match="reasoning 2 of 4 missing"):
         out = generate_offline(graph, 4, {"reasoning": 1}, seed=0)
     # four pairs of eight actors were there to take; two are written, the rest is reported

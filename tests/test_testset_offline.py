@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from testset_corpus import corpus
+from testset_corpus import corpus, one_chunk_each
 from ragmeter.local.syntax import parse
 from testset_gen.distribution import plan_counts
 from testset_gen.document import Chunk, Document
@@ -100,21 +100,11 @@ def test_definitions_fill_at_most_half_of_the_simple_records():
     assert all(r.question.startswith("What is ") for r in defined)
 
 
-def _one_chunk_each(texts: dict[str, str]):
-    """A graph (no embeddings) of one document per text, each one chunk."""
-    documents, chunks = [], []
-    for name, text in texts.items():
-        doc = Document.make(text, name, title=name)
-        documents.append(doc)
-        chunks.append(Chunk.make(doc, text, 0, 0, len(text), len(text.split())))
-    return build_graph(documents, chunks, embed=False)
-
-
 def test_works_of_one_kind_are_compared_by_the_year_that_dates_them():
     paragraphs = {"a.md": "Crimson Peak is a 2015 American gothic romance film.",
                   "b.md": "White Nights is a 1985 American drama film directed by Taylor Hackford.",
                   "c.md": "Silver City is a 2013 Christmas album recorded by Falling Up."}
-    graph = _one_chunk_each(paragraphs)
+    graph = one_chunk_each(paragraphs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(graph, 4, {"multi_context": 1}, seed=0)
@@ -129,7 +119,7 @@ def test_each_work_is_compared_once():
              "b.md": "White Nights is a 1985 American drama film.",
              "c.md": "Tyrannosaur is a 2011 British drama film.",
              "d.md": "Hollywood Ending is a 2002 American comedy film."}
-    graph = _one_chunk_each(films)
+    graph = one_chunk_each(films)
     with pytest.warns(ShortfallWarning, match="multi_context"):
         out = generate_offline(graph, 6, {"multi_context": 1}, seed=0)
     # six pairs of four films, but each film's date is tested once: two records
@@ -150,7 +140,7 @@ def test_derived_questions_compare_only_things_that_belong_together():
         "d.md": "Vladimir Lagunov was born in Moscow in 1942.",
         "e.md": "John Smith served as governor of Texas from 1990 to 1995.",
     }
-    small = _one_chunk_each(paragraphs)
+    small = one_chunk_each(paragraphs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         out = generate_offline(small, 20, {"reasoning": 1, "multi_context": 1}, seed=0)

@@ -60,3 +60,18 @@ def corpus(named: bool = False) -> tuple[list[Document], list[Chunk]]:
             chunks.append(Chunk.make(doc, paragraph, index, start, start + len(paragraph),
                                      len(paragraph.split())))
     return documents, chunks
+
+
+def one_chunk_each(texts: dict[str, str], heading_titles: bool = False):
+    """A graph (no embeddings) of one document per text, each one chunk: the file name is
+    the title, or with ``heading_titles`` the text's first line without its "#" (as a
+    README's H1)."""
+    from testset_gen.graph import build_graph
+
+    documents, chunks = [], []
+    for name, text in texts.items():
+        title = text.splitlines()[0].lstrip("# ") if heading_titles else name
+        doc = Document.make(text, name, title=title)
+        documents.append(doc)
+        chunks.append(Chunk.make(doc, text, 0, 0, len(text), tokens=len(text.split())))
+    return build_graph(documents, chunks, embed=False)
