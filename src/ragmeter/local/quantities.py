@@ -860,12 +860,13 @@ def opposed_bounds(claim: str, premise: str) -> list[str]:
     word but one is shared, and "within" and "more than" are not antonyms of each other as
     words.
     """
+    bounded = [q for q in quantities(claim) if q.hedge in _OPPOSITE]
+    if not bounded:
+        return []  # most claims: the premise is not read (it is long, and cached only so far)
     theirs = quantities(premise)
     out: list[str] = []
-    for q in quantities(claim):
-        other = _OPPOSITE.get(q.hedge)
-        if other is None:
-            continue
+    for q in bounded:
+        other = _OPPOSITE[q.hedge]
         plain = dataclasses.replace(q, hedge="")
         # the same amount both ways: "one litre" is not "1.5 litres", though one rounds
         # to the other
