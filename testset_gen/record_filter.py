@@ -294,6 +294,19 @@ def _unknown_names(question: str, f: "FilterInput") -> bool:
     return bare_surname(q, f.contexts, "Python") or one_word_person(q, "Python")
 
 
+def _surname_only(question: str, f: FilterInput) -> bool:
+    """The surname checks (``bare_surname``, ``one_word_person``), leaving alone what the
+    record knows is a name: its subject, when the rules found it to be one, or the page's
+    name on a documentation page; over two pages, both names are taken out first."""
+    if len(f.pages) > 1:
+        return _unknown_names(question, f)
+    if f.subject_label == "NAME":
+        known = [f.subject.strip()]
+    else:
+        known = [_page_word(p) for p in f.pages] or [""]
+    return any(bare_surname(question, f.contexts, k) or one_word_person(question, k) for k in known)
+
+
 def _newer_python_ok(f: FilterInput) -> bool:
     """"Which requires a newer Python version: X or Y?": the answer's sentence (first) states
     a higher "Python 3.N" than the other."""
@@ -446,12 +459,7 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or re.search(r"(?<![A-Z][\w'-] )(?<![A-Z][\w'-]{2} )\b[A-Z][a-z]+'s\b", q[1:])
             and not re.search(r"[A-Z][\w'-]+ [A-Z][a-z]+'s\b", q)):  # "Williams's mother"
         reasons.append("unresolved_reference")
-    elif (any(bare_surname(q, f.contexts, known) or one_word_person(q, known)
-              for known in (
-                  [f.subject.strip()] if f.subject_label == "NAME" else
-                  [_page_word(p) for p in f.pages] or [""]))
-          if not f.pages or len(f.pages) == 1 else
-          _unknown_names(q, f)):
+    elif _surname_only(q, f):
         reasons.append("unresolved_reference")
     if f.answer and not f.derived and (answer_in_question(q, f.answer) or re.match(
             r"Where\b.*\b(?:in|at|near|into)\s+(?:the\s+)?[A-Z]", q)):
