@@ -13,9 +13,10 @@ faithfulness a careful reader gives it, supported claims / all claims against th
 variant (0.0 when every claim is wrong, 0.5 for one wrong claim of two, ...). Rows have
 ``split``: ``dev`` (seen while the verifier was built), ``heldout`` (h01-h30, written
 after the head's weights were set; read once since, see ``TITLES``), ``fresh`` (h31-h50,
-written blind after the last verifier change) or ``fresh2`` (h51-h70, written blind on
-2026-11-24 after the methods were fixed, no scorer run on them when written); each is
-reported apart.
+written blind after the last verifier change), ``fresh2`` (h51-h70, written blind on
+2026-11-24 after the methods were fixed, no scorer run on them when written) or ``fresh3``
+(h71-h90, written blind on 2026-11-24 by a helper who neither ran a scorer nor read the
+scorers' code); each is reported apart.
 ``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
@@ -55,7 +56,7 @@ DATA = HERE / "data" / "rag_dev.jsonl"
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
          "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout", "fresh", "fresh2")
+SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3")
 TITLES = {
     "dev": "development part (seen while building the verifier)",
     "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
@@ -64,6 +65,9 @@ TITLES = {
               "nobody changing the code has read its scores)"),
     "fresh2": ("second fresh part (h51-h70, written blind on 2026-11-24 after the methods "
                "were fixed; no scorer had been run on it when it was written)"),
+    "fresh3": ("third fresh part (h71-h90, written blind on 2026-11-24 by a helper who ran no "
+               "scorer and did not read the scorers' code; no scorer had been run on it when "
+               "it was written)"),
 }
 
 
