@@ -17,7 +17,9 @@ as sentences in a second pass.
 Words are the tokenizer's own word groups (its pre-tokenizer splits on spaces and
 punctuation; a word's vector is the mean of its word pieces). Texts recur across the claims
 of a sample and across metrics, so encodings are kept in an LRU cache and each call runs
-only the texts it has not seen, in batches, longest first (less padding).
+only the texts it has not seen, in batches of similar token length (``length_batches``:
+measured in bench_local.py's 400 samples, fixed batches of 32 ran 40,667 tokens for 19,515
+real ones, cut by length 21,549).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ragmeter.embedders.length_batches import length_batches
 from ragmeter.local import caches
 from ragmeter.local.nlp import LocalModelUnavailable
 
@@ -101,10 +104,13 @@ class TokenEncoder:
         """The encoding of each text (a blank text has no words and a zero vector)."""
         with self._lock:
             found = {t: self._cache[t] for t in texts if t in self._cache}
-            todo = sorted({t for t in texts if t not in found}, key=len, reverse=True)
-            for start in range(0, len(todo), self.batch_size):
-                chunk = todo[start:start + self.batch_size]
-                found.update(zip(chunk, self._forward(chunk)))
+            todo = list(dict.fromkeys(t for t in texts if t not in found))
+            if todo:
+                lengths = [len(ids) for ids in self._load().tokenizer(
+                    todo, truncation=True, max_length=self.max_tokens)["input_ids"]]
+                for batch in length_batches(lengths, self.batch_size):
+                    chunk = [todo[i] for i in batch]
+                    found.update(zip(chunk, self._forward(chunk)))
             for text in texts:
                 self._cache[text] = found[text]
                 self._cache.move_to_end(text)
