@@ -55,6 +55,8 @@ from ragmeter.local import nlp
 from ragmeter.local.nlp import Sentence
 from ragmeter.local.question_focus import DIMENSIONS, PLACE_NOUNS, QuestionFocus, question_focus
 from ragmeter.local.relevance import RelevanceScorer, best_sentence_coverage, key_terms
+from ragmeter.local.support import content_positions, credit, stem
+from ragmeter.local.token_encoder import WordVectors
 from ragmeter.local.verifier import SentenceEncoder
 
 DEFINING_WORDS = frozenset(
@@ -331,6 +333,28 @@ def explanations(sentences: Sequence[str], focus_terms: Sequence[str]) -> frozen
     return frozenset(out)
 
 
+def predicate_words(predicate: str, question: WordVectors, passage: WordVectors) -> frozenset[str]:
+    """The passage's content words that say the question's predicate in other words: those
+    whose MiniLM vector in context gives the predicate's vector in the question at least
+    half credit (``support.credit``, the claim verifier's scale: 0 at cosine 0.40, 1 at 0.70),
+    so "lube" states "lubricate" (0.64), "brought" states "bring" (0.74), while "fed" does not
+    state "water" nor "allow" "enter" (below 0.40)."""
+    rows = [i for i, w in enumerate(question.words) if w == predicate]
+    if not rows or not len(passage.words):
+        return frozenset()
+    target = question.vectors[rows[0]].astype("float32")
+    return frozenset(passage.words[i] for i in content_positions(passage.words)
+                     if credit(float(passage.vectors[i].astype("float32") @ target)) > 0.0)
+
+
+def states(predicate: str, sentence: Sentence, meant: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` says the question's predicate: spelled (the same word, a prefix of
+    it or the same stem: "replace" for "replaced", "towing" for "tow") or by a word of
+    ``meant`` (``predicate_words``)."""
+    root = stem(predicate)
+    return any(_matches(predicate, w) or stem(w) == root or w in meant for w in sentence.words)
+
+
 def _new_entity(sentence: Sentence, labels: Sequence[str], focus_terms: Sequence[str]) -> bool:
     """An entity of one of ``labels`` that is not the question's own focus: what a question
     names cannot be its answer ("Where is the Great Barrier Reef?" is not answered by "the
@@ -470,7 +494,7 @@ class ChunkRelevanceScorer:
             rows = self.lexical.encoder.encode([question, *passages])
             cosines = [max(0.0, float(rows[0] @ rows[i + 1])) for i in range(len(passages))]
         out = []
-        for passage, cosine in zip(analyses, cosines):
+        for passage_text, passage, cosine in zip(passages, analyses, cosines):
             sentences = passage.sentences
             steps = (instructions([s.text for s in sentences]) if asks.kind == "procedure"
                      else explanations([s.text for s in sentences], focus) if asks.kind == "reason"
@@ -478,6 +502,12 @@ class ChunkRelevanceScorer:
             evidence, best, typed = 0.0, "", False
             answering = [i for i, s in enumerate(sentences) if holds_answer(asks, s, focus, steps)
                          or i == 0 and asks.kind == "definition" and defines_unnamed(sentences)]
+            # the answer must stand where the question's predicate is said: a date in a sentence
+            # about the skeleton's remounting does not say when it was found
+            gated = bool(asks.predicate) and asks.kind != "procedure"
+            if gated:
+                meant_words = self._predicate_words(question, passage_text, asks.predicate)
+                answering = [i for i in answering if states(asks.predicate, sentences[i], meant_words)]
             # names the chunk stands for without spelling them, only where it holds an answer of
             # the kind asked for: a question with no answer type has nothing to anchor them
             # ("The free plan includes 5 GB" is not about Pixelry's plan for that reason alone)
@@ -510,12 +540,24 @@ class ChunkRelevanceScorer:
                 presence=presence,
                 evidence=evidence,
                 best_sentence=best,
-                answer_type=typed or asks.kind in UNTYPED,
+                answer_type=typed or asks.kind in UNTYPED and not gated,
                 cosine=cosine,
                 spelled=spelled,
                 unnamed=tuple(t for t in focus if t in unnamed),
             ))
         return out
+
+    def _predicate_words(self, question: str, passage: str, predicate: str) -> frozenset[str]:
+        """``predicate_words`` from the vectors the passage's own encoding left in the word
+        encoder's cache (no second forward pass); none without embeddings, or for a passage
+        longer than the word encoder's window (spelling alone then)."""
+        if not self.lexical.embeddings:
+            return frozenset()
+        tokens = self.lexical.encoder.tokens
+        if not all(tokens.fits([question, passage])):
+            return frozenset()
+        q, p = tokens.encode([question, passage])
+        return predicate_words(predicate, q, p)
 
     @classmethod
     def combine(cls, s: ChunkSignals) -> float:
