@@ -271,7 +271,7 @@ def unnamed_subject(asks: QuestionFocus, sentences: Sequence[Sentence],
     said, by their spelling or their meaning; and the caller credits them only in a chunk
     that holds an answer of the expected kind (never for a yes/no or open question, which
     expects no kind)."""
-    if not sentences or not sentences[0].refers_back:
+    if not sentences or not opens_on_reference(sentences[0]):
         return frozenset()
     phrased = {w for phrase in asks.phrases for w in phrase}
     return frozenset(t for t, w in zip(asks.focus, weights)
@@ -285,11 +285,44 @@ _PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|descr
 ...", "It is said that...")."""
 
 
+_DEMONSTRATIVE_LEAD = re.compile(
+    r"^\W*(?:[\w'-]+,?\s+){0,3}?(?:this|these|such)\s+(?!(?:is|are|was|were|has|have|had|can|will|would|may|means)\b)(?:an?\s+)?[a-z]+\b"
+    r"|^\W*an?\s+[\w-]+\s+of\s+(?:this|that)\s+(?:kind|type|sort)\b", re.I)
+"""A chunk opening that names its topic by a demonstrative description within its first
+words: "Under this doctrine, a person who...", "If this symbol lights up...", "If such a
+payment goes through...", "A reaction of this kind gives out...". The reader resolves "this
+doctrine" from the text before the cut, as a pronoun."""
+
+
+def opens_on_reference(sentence: Sentence) -> bool:
+    """Whether a chunk opening on ``sentence`` leaves its topic unnamed: its subject refers
+    back (``Sentence.refers_back``: a pronoun, a short definite description, an instruction)
+    or it names the topic by a demonstrative description (``_DEMONSTRATIVE_LEAD``)."""
+    return sentence.refers_back or bool(_DEMONSTRATIVE_LEAD.match(sentence.text))
+
+
 def defines_unnamed(sentences: Sequence[Sentence]) -> bool:
     """Whether the chunk opens by saying what its unnamed topic is: a definition whose
-    subject is the thing the chunk was cut from a text about."""
+    subject is the thing the chunk was cut from a text about. Either "It is / means / refers
+    to ..." (``_PRONOUN_DEFINES``), or an opening that refers back (``opens_on_reference``)
+    and states in the present tense what the thing does ("A reaction of this kind gives out
+    energy...", "It tells a device which part of an address...", "Under this doctrine, a
+    person who occupies..."): the general present is how a text says what a thing is; a past
+    tense tells an event ("It was built in 1889"), and "is" + participle what is done to it
+    (``_said_of``)."""
     opening = sentences[0] if sentences else None
-    return opening is not None and opening.pronoun_subject and bool(_PRONOUN_DEFINES.match(opening.text))
+    if opening is None:
+        return False
+    if opening.pronoun_subject and _PRONOUN_DEFINES.match(opening.text):
+        return True
+    if not opens_on_reference(opening) or opening.text.rstrip().endswith("?"):
+        return False
+    doc = nlp.parse([opening.text])[0]
+    verbs = [t for t in doc if t.pos_ in ("VERB", "AUX")]
+    if not verbs or verbs[0].tag_ not in ("VBZ", "VBP", "MD"):
+        return False
+    nxt = verbs[0].nbor(1).lower_ if verbs[0].i + 1 < len(doc) else ""
+    return not _said_of(verbs[0].lower_, [nxt])
 
 
 def instructions(sentences: Sequence[str]) -> frozenset[str]:
