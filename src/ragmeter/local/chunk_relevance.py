@@ -31,8 +31,21 @@ common words by meaning (the MiniLM cosine of that sentence with the question,
 ``meaning_credit``). Names and rare terms (``NAME_WEIGHT``) must still be spelled or
 referred to: "college hockey" does not stand in for "NHL". A chunk whose first sentence
 refers back ("The gas giant turns once...", "Its next return...", "Take the tablet...")
-names none of its topic; where it holds an answer of the expected kind, the question's
-names stand for that topic (``unnamed_subject``).
+names none of its topic, and so does one naming it by a demonstrative description
+("Under this doctrine, ...", "A reaction of this kind ..."; ``opens_on_reference``); where
+it holds an answer of the expected kind, the question's names stand for that topic
+(``unnamed_subject``), and for "what is X" such an opening that says in the general present
+what the thing does is its definition (``defines_unnamed``).
+
+The answer must also stand where the question's predicate is said (``states``): a
+question asks something *of* its subject ("when was the skeleton *found*", "how often
+should I *water* tomatoes", "does the company *pay* for exams"), and a same-topic chunk
+often holds a value of the right kind about another predicate ("remounted in 2015", "fed
+once a week") or none ("lists the exams"). So the sentences of the expected kind count
+only where they say the predicate, spelled or by a word whose MiniLM vector in context is
+its counterpart (``predicate_words``, on the claim verifier's scale); for a yes/no or open
+question, which expects no kind, a chunk must say it somewhere. "How do I V" questions are
+left out: steps say what to do, not V.
 
 The expected kind is read strictly where a looser reading lets same-topic text pass: a
 number question wants a number of what it counts or measures (``measured``: "4.24
@@ -158,6 +171,9 @@ class ChunkSignals:
     names the chunk leaves unnamed."""
     unnamed: tuple[str, ...] = ()
     """The question's names the chunk's opening stands for (``unnamed_subject``)."""
+    unsaid: str = ""
+    """The question's predicate (``QuestionFocus.predicate``) when sentences of the expected
+    kind exist but none says it, so the chunk holds no answer where the question asks."""
 
 
 @dataclass(frozen=True)
@@ -285,6 +301,7 @@ _PRONOUN_DEFINES = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|descr
 ...", "It is said that...")."""
 
 
+_PRONOUN_COPULA = re.compile(r"^(?:it|this|they)\s+(?:is|are|means|refers|describes|denotes)\b", re.I)
 _DEMONSTRATIVE_LEAD = re.compile(
     r"^\W*(?:[\w'-]+,?\s+){0,3}?(?:this|these|such)\s+(?!(?:is|are|was|were|has|have|had|can|will|would|may|means)\b)(?:an?\s+)?[a-z]+\b"
     r"|^\W*an?\s+[\w-]+\s+of\s+(?:this|that)\s+(?:kind|type|sort)\b", re.I)
@@ -313,8 +330,9 @@ def defines_unnamed(sentences: Sequence[Sentence]) -> bool:
     opening = sentences[0] if sentences else None
     if opening is None:
         return False
-    if opening.pronoun_subject and _PRONOUN_DEFINES.match(opening.text):
-        return True
+    if opening.pronoun_subject and _PRONOUN_COPULA.match(opening.text):
+        # "It is a ..." is read by its own rule, which knows "It is important to ..." and "It is said that"
+        return bool(_PRONOUN_DEFINES.match(opening.text))
     if not opens_on_reference(opening) or opening.text.rstrip().endswith("?"):
         return False
     doc = nlp.parse([opening.text])[0]
@@ -540,7 +558,11 @@ class ChunkRelevanceScorer:
             gated = bool(asks.predicate) and asks.kind != "procedure"
             if gated:
                 meant_words = self._predicate_words(question, passage_text, asks.predicate)
-                answering = [i for i in answering if states(asks.predicate, sentences[i], meant_words)]
+                saying = [i for i in answering if states(asks.predicate, sentences[i], meant_words)]
+                unsaid = asks.predicate if answering and not saying else ""
+                answering = saying
+            else:
+                unsaid = ""
             # names the chunk stands for without spelling them, only where it holds an answer of
             # the kind asked for: a question with no answer type has nothing to anchor them
             # ("The free plan includes 5 GB" is not about Pixelry's plan for that reason alone)
@@ -577,6 +599,7 @@ class ChunkRelevanceScorer:
                 cosine=cosine,
                 spelled=spelled,
                 unnamed=tuple(t for t in focus if t in unnamed),
+                unsaid=unsaid,
             ))
         return out
 
@@ -621,8 +644,13 @@ class ChunkRelevanceScorer:
 
 
 def _reason(asks: QuestionFocus, s: ChunkSignals, p: float) -> str:
-    wanted = {"procedure": "steps", "reason": "cause"}.get(asks.kind, asks.head or asks.kind)
-    if not s.answer_type:
+    wanted = {"procedure": "steps", "reason": "cause", "yesno": "answer", "description": "answer"}.get(
+        asks.kind, asks.head or asks.kind)
+    if s.unsaid:
+        why = (f"no sentence says {s.unsaid!r}, what the question asks about"
+               + ("" if asks.kind in UNTYPED else f", beside the {wanted} asked for")
+               + f" ({s.presence:.0%} of the focus)")
+    elif not s.answer_type:
         why = f"no sentence about the focus holds the {wanted} asked for ({s.presence:.0%} of the focus)"
     elif s.presence < 0.7:
         why = f"it lacks part of what the question is about ({s.presence:.0%} of the focus)"
