@@ -127,6 +127,7 @@ UNITS = {
     "length": r"(?:mm|cm|m|km|metres?|meters?|kilometres?|kilometers?|miles?|feet|foot|ft|inch|inches|yards?|"
               r"light[\s-]?years?)",
     "temperature": r"(?:[°º]\s*[cf]?|degrees?)",
+    "pressure": r"(?:bars?|mbar|psi|kpa|pa|atm|mmhg)",
 }
 """The units a number of each dimension (``question_focus.DIMENSIONS``) is given in."""
 _BARE_NUMBER = re.compile(rf"\b(?!(?:1\d|20)\d\d\b)(?:\d[\d,.]*\d|\d|{_NUMBER_WORDS})\s*(?:[:;,)]|\.(?!\d)|$)", re.I)

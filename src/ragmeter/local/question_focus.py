@@ -32,14 +32,15 @@ DEFINITION_CUES = frozenset(
     "mean meaning meanings definition definitions define defined stand abbreviation acronym synonym".split())
 REASON_CUES = frozenset("why cause causes caused reason reasons".split())
 MONEY_CUES = frozenset("cost costs price prices pay paid salary salaries wage wages fee fees earn make "
-                       "charge charges".split())
+                       "charge charges cash".split())
 HOW_NUMBER = frozenset("many much long far old tall big large high deep often".split())
 """After "how": the question wants a number (these words then say nothing of the topic)."""
 MEASURES = frozenset("population temperature average percentage rate snowfall rainfall size weight "
-                     "distance height length age".split())
+                     "distance height length age pressure".split())
 """Nouns naming a measured quantity: a number is wanted, and the noun stays in the focus."""
 DIMENSIONS = {"long": "duration length", "tall": "length", "high": "length", "far": "length", "deep": "length",
-              "temperature": "temperature", "height": "length", "distance": "length", "length": "length"}
+              "temperature": "temperature", "height": "length", "distance": "length", "length": "length",
+              "pressure": "pressure"}
 """What "how long/tall/..." and a measured noun ask for: a number with a unit of that kind
 ("how long": a duration or a length; "how long is a marathon" may want either)."""
 PLACE_NOUNS = frozenset("county counties country countries state states city cities town province "
