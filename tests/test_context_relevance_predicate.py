@@ -96,3 +96,24 @@ def test_a_chunk_defining_its_topic_by_description_beats_one_naming_it_without_d
     assert good.signals.answer_type and "its opening refers to a topic it does not name" in good.reason
     assert not bad.signals.answer_type
     assert good.relevance > 0.5 > bad.relevance
+
+
+@pytest.mark.parametrize(("question", "kind", "measure"), [
+    ("What pressure should my bicycle tyres be at?", "number", "pressure"),
+    ("How much cash can I take out at the post office?", "money", ""),
+])
+def test_pressure_is_a_measured_quantity_and_cash_is_money(question, kind, measure):
+    asks = question_focus(question)
+    assert (asks.kind, asks.measure) == (kind, measure)
+
+
+@pytest.mark.parametrize(("text", "gives"), [
+    ("Road tyres run at 6 to 7 bar.", True),
+    ("Inflate them to 90 psi.", True),
+    ("The gauge should show 1.5 bar when cold.", True),
+    ("Check the pressure every two weeks.", False),  # a number of something else
+])
+def test_a_pressure_is_a_number_with_a_pressure_unit(text, gives):
+    from ragmeter.local.chunk_relevance import measured
+
+    assert measured("pressure", text) is gives
