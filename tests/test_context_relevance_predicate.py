@@ -117,3 +117,12 @@ def test_a_pressure_is_a_number_with_a_pressure_unit(text, gives):
     from ragmeter.local.chunk_relevance import measured
 
     assert measured("pressure", text) is gives
+
+
+def test_without_the_encoder_the_predicate_is_not_required():
+    # spelling alone cannot tell a predicate said otherwise, so no chunk is held to it
+    good, bad = ChunkRelevanceScorer(embeddings=False).relevance("How often should I water a cactus?", [
+        "A cactus needs watering only every three weeks in summer, and hardly at all in winter.",
+        "A cactus in a pot should be fed with a cactus fertiliser once a month in spring."])
+    assert good.signals.unsaid == bad.signals.unsaid == ""
+    assert good.signals.answer_type and bad.signals.answer_type
