@@ -374,7 +374,8 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     pairs on other topics written before the third round and not scored until it was done;
     ``"ctxrel-4"``: 45 pairs written blind after the third round, on which the choice between
     the two answer-type weights measured then was made (``ChunkRelevanceScorer.W_ANSWER_TYPE``);
-    ``"ctxrel-5"``: 40 pairs written blind on 2026-11-24 beside the fifth round of changes, which never saw it;
+    ``"ctxrel-5"``: 40 pairs written blind on 2026-11-24 beside the fifth round of changes, which never saw it,
+    scored once after it; its misses were read in the sixth round, so it is development data now;
     ``"ctxrel-6"``: 40 pairs over ten domains written blind on 2026-11-24 by a helper who ran no
     scorer and did not read the scorers' code, never seen by the scorer's authors."""
     from ragmeter.embedders.sentence_transformer import load_model
@@ -416,7 +417,7 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-2": "written before the second round of changes, 7 domains",
             "ctxrel-3": "held out: written before the third round of changes, scored once after it",
             "ctxrel-4": "written blind after the third round, decided W_ANSWER_TYPE; misses read in the fifth",
-            "ctxrel-5": "held out: written blind on 2026-11-24 beside the fifth round, which never saw it; first scored after it",
+            "ctxrel-5": "written blind beside the fifth round, scored once after it; misses read in the sixth",
             "ctxrel-6": "held out: written blind on 2026-11-24, never seen by the scorer's authors"}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")

@@ -32,14 +32,15 @@ DEFINITION_CUES = frozenset(
     "mean meaning meanings definition definitions define defined stand abbreviation acronym synonym".split())
 REASON_CUES = frozenset("why cause causes caused reason reasons".split())
 MONEY_CUES = frozenset("cost costs price prices pay paid salary salaries wage wages fee fees earn make "
-                       "charge charges".split())
+                       "charge charges cash".split())
 HOW_NUMBER = frozenset("many much long far old tall big large high deep often".split())
 """After "how": the question wants a number (these words then say nothing of the topic)."""
 MEASURES = frozenset("population temperature average percentage rate snowfall rainfall size weight "
-                     "distance height length age".split())
+                     "distance height length age pressure".split())
 """Nouns naming a measured quantity: a number is wanted, and the noun stays in the focus."""
 DIMENSIONS = {"long": "duration length", "tall": "length", "high": "length", "far": "length", "deep": "length",
-              "temperature": "temperature", "height": "length", "distance": "length", "length": "length"}
+              "temperature": "temperature", "height": "length", "distance": "length", "length": "length",
+              "pressure": "pressure"}
 """What "how long/tall/..." and a measured noun ask for: a number with a unit of that kind
 ("how long": a duration or a length; "how long is a marathon" may want either)."""
 PLACE_NOUNS = frozenset("county counties country countries state states city cities town province "
@@ -51,6 +52,9 @@ HOW_SUBJECTS = frozenset("i you we one someone people".split())
 ATTRIBUTE_LINKS = frozenset("of for in at on".split())
 WH_WORDS = frozenset("what which who whom whose when where why how".split())
 GENERIC = frozenset("term type kind sort word name thing way".split())
+LIGHT_VERBS = frozenset("be do have use need get make take go come give keep put let want happen mean say".split())
+"""Verbs that carry little of what is asked ("what tyre pressure should I *use*", "how long
+does it *take*"): an answer may leave them unsaid, so they are not the question's predicate."""
 """Nouns that only frame the question ("what *term*", "what *kind* of"): neither focus nor class."""
 
 
@@ -81,6 +85,12 @@ class QuestionFocus:
     many" ("years" in "how many light years away..."), or a dimension (``DIMENSIONS``:
     "duration" for "how long", "length" for "how tall/far/deep/high", "temperature");
     "" when the question does not say."""
+    predicate: str = ""
+    """The question's main predicate: its first content verb as written ("found" in "When was
+    the skeleton found?", "water" in "How often should I water tomato plants?", "pay" in
+    "Does the company pay for ..."), "" when it has none beyond the light verbs
+    (``LIGHT_VERBS``). A participle right before a noun modifies it ("the *arranged* overdraft",
+    "the *warning* light") and is not the predicate."""
 
 
 def _attribute_head(words: list[str], pos: list[str], wh: int) -> int:
@@ -183,6 +193,17 @@ def _classify(words: list[str], pos: list[str], lemmas: list[str]) -> tuple[str,
     return "description", "", cue
 
 
+def _modifier_or_name(tokens, i: int) -> bool:
+    """A word tagged as a verb that is no predicate: a participle right before a noun modifies
+    it ("arranged overdraft", "melting sea ice"), and a word before a possessive is a name the
+    tagger misread in a lowercased query ("darren criss' mom")."""
+    t = tokens[i]
+    if t.i + 1 >= len(t.doc):
+        return False
+    nxt = t.doc[t.i + 1]
+    return nxt.tag_ == "POS" or tokens[i].tag_ in ("VBN", "VBG") and nxt.pos_ in ("NOUN", "PROPN")
+
+
 @functools.lru_cache(maxsize=4096)
 def question_focus(question: str) -> QuestionFocus:
     """The expected kind of answer and the focus of ``question`` (cached by text)."""
@@ -220,7 +241,10 @@ def question_focus(question: str) -> QuestionFocus:
     nouns = frozenset(words[i] for i in kept if pos[i] in ("NOUN", "PROPN")
                       or i + 1 < len(pos) and i + 1 in kept and pos[i + 1] in ("NOUN", "PROPN"))
     measure = measure_of(words, pos) if kind == "number" else ""
-    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head, tuple(phrases), acronyms, nouns, measure)
+    predicate = next((words[i] for i in kept if pos[i] == "VERB" and lemmas[i] not in LIGHT_VERBS
+                      and not _modifier_or_name(tokens, i)), "")
+    return QuestionFocus(question, kind, tuple(dict.fromkeys(focus)), head, tuple(phrases), acronyms, nouns, measure,
+                         predicate)
 
 
 caches.register(question_focus.cache_clear)

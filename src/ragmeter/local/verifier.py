@@ -88,6 +88,12 @@ class SentenceEncoder:
             self._cache.clear()
 
     @property
+    def tokens(self) -> TokenEncoder:
+        """The word encoder whose forward pass gives this encoder's rows: a text encoded here
+        (and short enough for its window) has its words-in-context vectors cached there."""
+        return self._tokens
+
+    @property
     def threads(self) -> int | None:
         """torch's CPU threads for this encoder's forward passes (None: torch's default)."""
         return self._embedder.threads
