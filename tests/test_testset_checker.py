@@ -1,0 +1,51 @@
+"""The bench's separate rubric checker (bench/check_testset.py): word forms and whole words.
+
+Each record below is one the checker failed although it is right (seed 53 of the docs
+folder), with a variant that must still fail.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def check():
+    spec = importlib.util.spec_from_file_location("check_testset", ROOT / "bench" / "check_testset.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["check_testset"] = module
+    spec.loader.exec_module(module)
+    return module.check
+
+
+def _record(question: str, ground_truth: str, context: str, answer: str, kind: str = "simple",
+            **meta) -> dict:
+    return {"question": question, "ground_truth": ground_truth, "reference_contexts": [context],
+            "reference_context_ids": ["c1"], "evolution_type": kind,
+            "metadata": {"answer": answer, **meta}}
+
+
+def test_a_base_form_in_the_question_matches_the_inflected_context(check):
+    context = "FastAPI stands on the shoulders of giants. FastAPI depends on Pydantic and Starlette."
+    assert check(_record("What does FastAPI depend on?", "FastAPI depends on Pydantic and Starlette.",
+                         context, "Pydantic and Starlette")) == []
+    assert check(_record("Which Python version does Rich require?", "Rich requires Python 3.8 or later.",
+                         "Rich requires Python 3.8 or later.", "3.8 or later")) == []
+    # words the contexts do not write in any form still fail
+    assert check(_record("What does FastAPI borrow from Django templates?",
+                         "FastAPI depends on Pydantic and Starlette.", context,
+                         "Pydantic and Starlette")) == ["answerable"]
+
+
+def test_the_answer_is_looked_for_as_whole_words(check):
+    sentence = "The LangSmith SDK is licensed under the MIT License."
+    assert check(_record("Which license does the LangSmith Client SDK use?", sentence, sentence,
+                         "MIT")) == []
+    assert check(_record("Which MIT license does the LangSmith Client SDK use?", sentence, sentence,
+                         "MIT")) == ["no_giveaway"]
