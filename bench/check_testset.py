@@ -19,7 +19,9 @@ rubric part it breaks:
   question, as whole words ("MIT" is not given away by "LangSmith");
 * ``type``: multi_context cites two or more chunks and each chunk holds a ground-truth
   sentence; reasoning states a derived answer (years between two dates, which came first)
-  whose figure follows from the years in its ground truth.
+  whose figure follows from the years in its ground truth, or, on documentation, a Python
+  version verdict that follows from the stated floor or a "why" answered by the sentence's
+  "because"/"so that" part (``_doc_reasoning``).
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from typing import Any
 
 STOP = set("""a an the of in on at to and or for by with from as is was were are be been did does do
 what who whom when where which how many much why has have had it its this that these those
-happened first after years year""".split())
+happened first after years year can could should would will you your""".split())
 PRONOUNS = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|this|these|those)\b", re.I)
 OPEN = re.compile(r"^(?:Who|Whom|What|When|Where|Which|How|Why|By whom|In which|For how|Is|Are|Was|"
-                  r"Were|Do|Does|Did|Has|Have|Had)\b")
+                  r"Were|Do|Does|Did|Has|Have|Had|Can)\b")
 
 
 def _norm(text: str) -> str:
@@ -90,6 +92,28 @@ def _stated(sentence: str, joined: str, joined_raw: str = "") -> bool:
     return False
 
 
+def _doc_reasoning(question: str, gt: str, meta: dict[str, Any]) -> bool:
+    """A documentation reasoning record's derivation, read from its text alone:
+
+    * "Can you use Rich with Python 3.7?" - "No. Rich requires Python 3.8 or later.": the
+      ground truth states one floor ("3.N or later", "and higher", "3.N+") and the verdict
+      is "Yes" exactly when the version asked is not below it;
+    * "Why is X required ...?" - a ground truth with "because", "so that" or "in order to",
+      the answer being what follows it, and fewer than half its content words asked."""
+    if meta.get("template") == "doc:python_support":
+        asked = re.search(r"Python 3\.(\d+)\?$", question)
+        verdict = re.match(r"(Yes|No)\. ", gt)
+        floors = re.findall(r"Python 3\.(\d+)(?:\+| or (?:later|higher|newer|above|greater)| and "
+                            r"(?:higher|later|above|newer|up))", gt)
+        return bool(asked and verdict and len(floors) == 1) and (
+            (verdict.group(1) == "Yes") == (int(asked.group(1)) >= int(floors[0])))
+    answer = str(meta.get("answer", ""))
+    cause = re.search(r"\b(because|so that|in order to)\b (.+?)\.?$", gt)
+    return (question.startswith("Why ") and cause is not None
+            and answer == f"{cause.group(1)} {cause.group(2)}"
+            and len(_content(cause.group(2)) & _content(question)) * 2 < len(_content(cause.group(2))))
+
+
 def check(record: dict[str, Any]) -> list[str]:
     """The rubric parts ``record`` fails (empty: it passes)."""
     q, gt = record["question"], record["ground_truth"]
@@ -102,7 +126,9 @@ def check(record: dict[str, Any]) -> list[str]:
         fails.append("form")
     if PRONOUNS.search(q):
         fails.append("standalone")
-    derived = re.match(r"(\d+) years\. (.*)$", gt) or re.match(r".*? first \(([^)]*)\); .*? (?:in|on) [^.]*\. (.*)$", gt)
+    derived = (re.match(r"(\d+) years\. (.*)$", gt)
+               or re.match(r".*? first \(([^)]*)\); .*? (?:in|on) [^.]*\. (.*)$", gt)
+               or re.match(r"(Yes|No)\. (.*)$", gt))
     stated = derived.group(2) if derived else gt
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", stated) if s.strip()]
     if not sentences or not all(_stated(s, joined, " ".join(contexts)) for s in sentences):
@@ -126,7 +152,10 @@ def check(record: dict[str, Any]) -> list[str]:
             fails.append("type")
     if kind == "reasoning" or meta.get("template") in ("years_between", "which_first"):
         m = re.match(r"(\d+) years\.", gt)
-        if m:
+        if meta.get("template") in ("doc:python_support", "doc:cause"):
+            if not _doc_reasoning(q, gt, meta):
+                fails.append("type")
+        elif m:
             if len(years) != 2 or int(m.group(1)) != abs(years[0] - years[1]):
                 fails.append("type")
         elif meta.get("template") == "which_first":

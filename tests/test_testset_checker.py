@@ -49,3 +49,21 @@ def test_the_answer_is_looked_for_as_whole_words(check):
                          "MIT")) == []
     assert check(_record("Which MIT license does the LangSmith Client SDK use?", sentence, sentence,
                          "MIT")) == ["no_giveaway"]
+
+
+def test_documentation_reasoning_is_checked_from_its_text(check):
+    sentence = "Rich requires Python 3.8 or later."
+    no = _record("Can you use Rich with Python 3.7?", "No. " + sentence, sentence, "No", "reasoning",
+                 template="doc:python_support")
+    assert check(no) == []
+    wrong = _record("Can you use Rich with Python 3.9?", "No. " + sentence, sentence, "No", "reasoning",
+                    template="doc:python_support")
+    assert check(wrong) == ["type"]
+    cause = "The context manager is required so that the response will reliably be closed."
+    why = _record("Why is the context manager required in the OpenAI Python API library?", cause,
+                  "The OpenAI library is fast. " + cause, "so that the response will reliably be closed",
+                  "reasoning", template="doc:cause")
+    assert check(why) == []
+    told = _record("Why is the context manager required so that the response is closed?", cause, cause,
+                   "so that the response will reliably be closed", "reasoning", template="doc:cause")
+    assert "type" in check(told)
