@@ -311,6 +311,12 @@ def test_a_stated_cause_is_asked_why():
     assert _asked("Rich can be installed in the REPL so that data structures are pretty printed.") == {}
     assert _asked("Chardet reads a part of it, because the algorithm does not scale.") == {}
     assert _asked("Rich is fast, and Rich is small because it has no dependencies.") == {}
+    # a common noun opening the sentence is lowercased; "you" only with "should" or "must"
+    assert _asked("Stream consumption is not retried because replaying a request could duplicate "
+                  "output.", page) == {
+        "Why is stream consumption not retried in the OpenAI Python API library?":
+            "because replaying a request could duplicate output"}
+    assert _asked("You have various options to choose from in order to get good embeddings.") == {}
 
 
 def test_a_why_question_must_leave_its_cause_to_the_answer():
@@ -361,3 +367,20 @@ def test_two_pages_stating_different_licences_ask_which_uses_one():
     # the answer's sentence must state the licence asked
     wrong = replace(which.filter_input(contexts), source_sentences=which.filter_input(contexts).source_sentences[::-1])
     assert rule_reasons(wrong) == ["derivation_wrong"]
+
+
+def test_misses_of_the_larger_docs_folder_are_not_written():
+    def reasons(question, sentence, answer):
+        return rule_reasons(FilterInput(question, sentence, answer, (sentence,), (sentence,)))
+
+    thinc = "Thinc uses black for auto-formatting, flake8 for linting and mypy for type checking."
+    assert "not_a_question" in reasons("What does Thinc use for linting and mypy for type checking?",
+                                       thinc, "flake8")
+    assert "not_a_question" not in reasons("What does Thinc use for auto-formatting?",
+                                           "Thinc uses black for auto-formatting.", "black")
+    assert "code_or_markup" in reasons("How do you update olefile?",
+                                       "To update olefile, run pip install -U olefile.",
+                                       "run pip install -U olefile")
+    api = "The full API offers a lot of flexibility and additional options."
+    assert "unresolved_reference" in reasons("What does the full API offer?", api,
+                                             "a lot of flexibility and additional options")

@@ -238,9 +238,13 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
     if not after_subject or any(t.lower_ in _BACK for t in after_subject):
         return None  # "Chardet reads a part of it": "it" is the sentence before's
     subject_text = main[:subject[-1].idx + len(subject[-1].text)]
-    if subject[0].lower_ in ("the", "a", "an") or head.lower_ == "you":
+    # "Stream consumption" opening the sentence is "stream consumption" inside the question;
+    # a name ("Rich") keeps its capital
+    if subject[0].tag_ not in ("NNP", "NNPS") and not subject[0].text.isupper():
         subject_text = subject_text[:1].lower() + subject_text[1:]
     first = after_subject[0]
+    if head.lower_ == "you" and first.lower_ not in ("should", "must"):
+        return None  # "Why do you have various options to choose from?": advice only
     rest_start = first.idx + len(first.text)
     if first.lower_ in CAUSE_AUXILIARIES and (first.dep_ in ("aux", "auxpass") or (
             first.i == root.i and root.lemma_ == "be")):

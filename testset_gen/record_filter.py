@@ -7,7 +7,8 @@ each seen in real output (a hand rating found 45% and 22% usable before the filt
 
 * ``not_a_question``: it must open with a question word or an auxiliary, end with one "?",
   hold 4 to 22 words and a single clause (no "... and the remains survive?"), and carry no
-  concession kept from its statement ("... always reject even with explicit headers?").
+  concession kept from its statement ("... always reject even with explicit headers?") or
+  the rest of a list it cut into ("What does Thinc use for linting and mypy for ...?").
 * ``unresolved_reference``: a pronoun, a demonstrative ("this", "these"), a bare definite
   description ("the episode", "the volcano"), a word pointing at another fact ("also",
   "again") or a bare surname ("When was Lagunov born?") that only the chunk can resolve.
@@ -71,7 +72,7 @@ board
 """Nouns that, after a bare "the", point back at something the chunk named."""
 
 _CODE = re.compile(
-    r"`|\s--?[a-z]|[{}<>\[\]|$=\\]|\(\)|::|->|\w/\w|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|"
+    r"`|\s--?[a-z]|\s-[A-Z]\b|[{}<>\[\]|$=\\]|\(\)|::|->|\w/\w|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|"
     r"\.(?:py|js|md|json|yaml|yml|toml|txt|sh|html|csv)\b|^\s*[#>*-]", re.M)
 _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 
@@ -87,7 +88,24 @@ RELEVANCE_THRESHOLD = 0.05
 record of k contexts the bar is this divided by k: its score is a share of all the
 contexts' sentences, and a question over two chunks has one relevant sentence in each
 (measured: "Which license do RapidFuzz and Typer both use?" over the two READMEs' chunks
-scores 0.038, each README's own question 0.18)."""
+scores 0.038, each README's own question 0.18). One selected sentence always clears the bar
+(``relevance_bar``): documentation chunks split into 20 to 25 "sentences" (code lines, list
+items), and a question whose one needed sentence the judge found scored 0.04 ("What can you
+use to generate sophisticated output with minimal effort in Rich?", 1 of 23; "Can you use
+Rich with Python 3.7?", 1 of 25) and was dropped as irrelevant. Below 20 sentences a chunk
+is judged as before."""
+
+
+def relevance_bar(contexts: Sequence[str]) -> float:
+    """The context relevancy a record needs: ``RELEVANCE_THRESHOLD`` over its k contexts, or
+    the share of one of the contexts' sentences when that is lower (the metric's own split,
+    ``ragmeter.judgements.split_sentences``)."""
+    from ragmeter.judgements import split_sentences
+
+    sentences = sum(len(split_sentences(c)) for c in contexts)
+    one = 1 / sentences if sentences else RELEVANCE_THRESHOLD
+    # a hair under one sentence's share: the score is that share computed in floating point
+    return min(RELEVANCE_THRESHOLD / max(1, len(contexts)), one * 0.999)
 
 
 @dataclass(frozen=True)
@@ -226,7 +244,7 @@ def two_clauses(question: str, statement: str) -> bool:
 
 def vague_answer(answer: str) -> bool:
     """An answer that points back into its chunk ("his career") or names nothing a reader
-    could check ("the final")."""
+    could check ("the final", "a lot of flexibility")."""
     words = _words(answer)
     if not words:
         return False
@@ -236,6 +254,9 @@ def vague_answer(answer: str) -> bool:
     named = re.search(r"[A-Z0-9]", answer[1:]) or re.match(r"[A-Z0-9]", answer)
     if words[0] == "the" and len(words) <= 3 and not named:
         return True
+    if re.match(r"(?:a lot of|lots of|plenty of|a (?:wide )?(?:range|variety) of|various|"
+                r"many|several|some) ", answer.lower()) and not named:
+        return True  # "What does the full API offer?" - "a lot of flexibility and ..."
     return bool(re.search(r"\bthe (?:" + "|".join(sorted(GENERIC_NOUNS)) + r")\b(?! of)",
                           answer.lower()))
 
@@ -523,6 +544,17 @@ def absolute_cut(question: str, sentences: Sequence[str]) -> bool:
     return False
 
 
+_PARALLEL = re.compile(r"\b\w+ (for|as|to|in|on) [^,.;]+, (?:\w+ ){1,2}\1 [^,.;]+,? and ")
+"""A list of parallel "X for Y" items ("uses black for auto-formatting, flake8 for linting
+and mypy for type checking"): a question on one item keeps the others' words."""
+
+
+def split_list(question: str, sentences: Sequence[str]) -> bool:
+    """The question cuts into a list of parallel items and joins the rest with "and" ("What
+    does Thinc use for linting and mypy for type checking?")."""
+    return " and " in question and any(_PARALLEL.search(s) for s in sentences)
+
+
 def rule_reasons(f: FilterInput) -> list[str]:
     """The rule checks a record fails (empty: it passes them all)."""
     reasons: list[str] = []
@@ -540,7 +572,7 @@ def rule_reasons(f: FilterInput) -> list[str]:
             or (not joins and two_clauses(q, f.ground_truth))
             # "What do Beta WebSockets always reject even with explicit headers?": a
             # concession the statement set off with a comma, kept in a question
-            or re.search(r"\beven\b", q, re.I)):
+            or re.search(r"\beven\b", q, re.I) or split_list(q, f.source_sentences)):
         reasons.append("not_a_question")
     if (unresolved_reference(q) or (not f.derived and vague_answer(f.answer))
             or (not re.search(r"\b[A-Z0-9]", q[1:])  # names nothing: "What lies to the north east?"
@@ -625,8 +657,9 @@ def rule_reasons(f: FilterInput) -> list[str]:
 def judge_reasons(items: Sequence[FilterInput]) -> list[list[str]]:
     """The local judge's verdict on each record: ``unsupported`` when the ground truth's
     faithfulness to the reference contexts is below ``SUPPORT_THRESHOLD``, ``irrelevant``
-    when the contexts' relevance to the question is below ``RELEVANCE_THRESHOLD`` (divided by
-    the number of contexts)."""
+    when the contexts' relevance to the question is below ``relevance_bar`` (no sentence
+    selected, or fewer than ``RELEVANCE_THRESHOLD`` over the number of contexts in a short
+    context)."""
     if not items:
         return []
     import pandas as pd
@@ -647,7 +680,7 @@ def judge_reasons(items: Sequence[FilterInput]) -> list[list[str]]:
         reasons = []
         if s is None or s < SUPPORT_THRESHOLD:
             reasons.append("unsupported")
-        if r is None or r < RELEVANCE_THRESHOLD / max(1, len(item.contexts)):
+        if r is None or r < relevance_bar(item.contexts):
             reasons.append("irrelevant")
         out.append(reasons)
     return out
