@@ -384,3 +384,33 @@ def test_misses_of_the_larger_docs_folder_are_not_written():
     api = "The full API offers a lot of flexibility and additional options."
     assert "unresolved_reference" in reasons("What does the full API offer?", api,
                                              "a lot of flexibility and additional options")
+
+
+def test_misses_of_the_seed_61_rating_are_not_written_as_they_were():
+    # a bare common noun judged by a copula: a general claim, not the page's
+    assert _asked("Configuration is a huge challenge for machine-learning code because you may "
+                  "want to expose any detail as a hyperparameter.", "confection") == {}
+    # a vague "most ..." answer; a sentence cut inside a dotted code name
+    selenium = "Selenium Manager works with most supported platforms and browsers."
+    assert "unresolved_reference" in rule_reasons(FilterInput(
+        "What does Selenium Manager work with?", selenium, "most supported platforms and browsers",
+        (selenium,), (selenium,)))
+    cut = "FrozenList is a list-like structure which implements collections.abc."
+    assert "code_or_markup" in rule_reasons(FilterInput(
+        "What is FrozenList?", cut, "a list-like structure", (cut,), (cut + " MutableSequence.",)))
+
+
+def test_a_named_part_of_the_page_says_which_page():
+    from testset_gen.offline import _ChunkQuestions, _on_page
+    from testset_gen.questions import Question
+
+    cq = _ChunkQuestions("c", "", [], [], {}, {}, page="HTTPX")
+    part = Question("What does the Developer Interface provide?", "a comprehensive API reference",
+                    "s", "what", "object", "", "a comprehensive api reference",
+                    topic="the Developer Interface", topic_label="ORG")
+    assert _on_page(cq, part, part.text) == ("What does the Developer Interface provide in HTTPX?",
+                                             (("page", "HTTPX"),))
+    # a common noun after "the" is left to the filter's checks
+    generic = Question("What does the full API offer?", "flexibility", "s", "what", "object", "",
+                       "flexibility", topic="the full API", topic_label="")
+    assert _on_page(cq, generic, generic.text) == (generic.text, ())

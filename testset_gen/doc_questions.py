@@ -246,6 +246,13 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
     if head.lower_ == "you" and first.lower_ not in ("should", "must"):
         return None  # "Why do you have various options to choose from?": advice only
     rest_start = first.idx + len(first.text)
+    if first.i == root.i and root.lemma_ == "be" and subject[0].pos_ == "NOUN" and not any(
+            t.dep_ == "det" for t in subject):
+        # "Configuration is a huge challenge for ML code because ...": a bare common noun
+        # defined or judged is a general claim, not one about the page ("... in confection?"
+        # was rated a misattribution); a passive of it stays ("Stream consumption is not
+        # retried because ...")
+        return None
     if first.lower_ in CAUSE_AUXILIARIES and (first.dep_ in ("aux", "auxpass") or (
             first.i == root.i and root.lemma_ == "be")):
         verb, rest = first.lower_, main[rest_start:].strip()

@@ -425,10 +425,13 @@ def _on_page(cq: _ChunkQuestions, q: Question, text: str) -> tuple[str, tuple[tu
     library?"), and the page goes into the metadata. Only a plural of several words: a kind
     of thing the page has ("Beta WebSockets", "X.509 API requests"); a single name stands
     alone ("What is MessagePack licensed under?" on the msgpack page), as do definitions and
-    people."""
+    people. A name after "the" is a part of the page too ("the Developer Interface" of the
+    HTTPX README, "the SSLAdapter" of requests-toolbelt's: "What does the Developer Interface
+    provide?" was rated not standalone)."""
     words = q.topic.split()
+    part = len(words) >= 2 and words[0].lower() == "the" and words[1][:1].isupper()
     if (not cq.page or q.role != "object" or q.wh == "define" or q.topic_label == "PERSON"
-            or len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")
+            or (not part and (len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")))
             or names_page(text, cq.page) or not text.endswith("?")):
         return text, ()
     return f"{text[:-1]} in {cq.page}?", (("page", cq.page),)

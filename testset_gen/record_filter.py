@@ -74,6 +74,9 @@ board
 _CODE = re.compile(
     r"`|\s--?[a-z]|\s-[A-Z]\b|[{}<>\[\]|$=\\]|\(\)|::|->|\w/\w|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|"
     r"\.(?:py|js|md|json|yaml|yml|toml|txt|sh|html|csv)\b|^\s*[#>*-]", re.M)
+_CUT_CODE_NAME = re.compile(r"\b[a-z_]+\.[a-z_]+\.$")
+"""A sentence ending on a dotted lower-case name ("... which implements collections.abc."):
+the sentence splitter cut a code name ("collections.abc.MutableSequence") at its dot."""
 _YEAR = re.compile(r"\b(1\d{3}|20\d{2})\b")
 
 MAX_WORDS = 22
@@ -255,8 +258,10 @@ def vague_answer(answer: str) -> bool:
     if words[0] == "the" and len(words) <= 3 and not named:
         return True
     if re.match(r"(?:a lot of|lots of|plenty of|a (?:wide )?(?:range|variety) of|various|"
-                r"many|several|some) ", answer.lower()) and not named:
-        return True  # "What does the full API offer?" - "a lot of flexibility and ..."
+                r"many|several|some|most) ", answer.lower()) and not named:
+        # "What does the full API offer?" - "a lot of flexibility and ..."; "What does
+        # Selenium Manager work with?" - "most supported platforms and browsers"
+        return True
     return bool(re.search(r"\bthe (?:" + "|".join(sorted(GENERIC_NOUNS)) + r")\b(?! of)",
                           answer.lower()))
 
@@ -588,7 +593,8 @@ def rule_reasons(f: FilterInput) -> list[str]:
         # (answer "Germany") - the place a reader would answer is in the question
         reasons.append("answer_in_question")
     if (_CODE.search(_without_pages(q, f.pages))
-            or any(_CODE.search(_without_pages(s, f.pages)) for s in f.source_sentences)):
+            or any(_CODE.search(_without_pages(s, f.pages)) or _CUT_CODE_NAME.search(s)
+                   for s in f.source_sentences)):
         reasons.append("code_or_markup")
     if not f.source_sentences or not all(_prose_sentence(s, f.contexts)
                                          for s in f.source_sentences):
