@@ -67,3 +67,13 @@ def test_documentation_reasoning_is_checked_from_its_text(check):
     told = _record("Why is the context manager required so that the response is closed?", cause, cause,
                    "so that the response will reliably be closed", "reasoning", template="doc:cause")
     assert "type" in check(told)
+
+
+def test_a_statement_without_the_contexts_bracketed_aside_is_stated(check):
+    context = "The Lancashire Heeler is listed by the Kennel Club (UK) as a vulnerable breed."
+    gt = "The Lancashire Heeler is listed by the Kennel Club as a vulnerable breed."
+    assert check(_record("Who lists the Lancashire Heeler as a vulnerable breed?", gt, context,
+                         "the Kennel Club")) == []
+    assert check(_record("Who lists the Lancashire Heeler as a vulnerable breed?",
+                         "The Lancashire Heeler is listed by the Kennel Club as a rare breed.",
+                         context, "the Kennel Club")) == ["answerable"]
