@@ -6,7 +6,7 @@
 
 ``quality``: the offline generator (``judge="local"``) on two folders assembled at bench
 time from openly licensed prose (``testset_folders``: HaluEval passages, MIT; this
-project's docs and 67 package READMEs, MIT/BSD/Apache/ISC/PSF), nothing committed. Per folder:
+project's docs and 102 package READMEs, MIT/BSD/Apache/ISC/PSF), nothing committed. Per folder:
 records asked and written per evolution type, the filter's rejections by reason, and the
 share of written records passing the automatic rubric check: the filter's own checks run
 again (``record_filter.rule_reasons`` and the local judge's ``judge_reasons``) AND the
