@@ -6,7 +6,7 @@
 
 ``quality``: the offline generator (``judge="local"``) on two folders assembled at bench
 time from openly licensed prose (``testset_folders``: HaluEval passages, MIT; this
-project's docs and 25 package READMEs, MIT/BSD/Apache), nothing committed. Per folder:
+project's docs and 102 package READMEs, MIT/BSD/Apache/ISC/PSF), nothing committed. Per folder:
 records asked and written per evolution type, the filter's rejections by reason, and the
 share of written records passing the automatic rubric check: the filter's own checks run
 again (``record_filter.rule_reasons`` and the local judge's ``judge_reasons``) AND the
@@ -76,7 +76,10 @@ def quality(args: argparse.Namespace) -> None:
                                  subject_label=r.metadata.get("subject_label", ""),
                                  derived={"years_between": "years_between",
                                           "which_first": "first", "span_years": "span",
-                                          "doc:newer_python": "newer_python"}.get(r.metadata.get("template"), ""),
+                                          "doc:newer_python": "newer_python",
+                                          "doc:which_licence": "which_licence",
+                                          "doc:python_support": "python_support",
+                                          "doc:cause": "cause"}.get(r.metadata.get("template"), ""),
                                  pages=tuple(r.metadata.get("pages", ())) or (
                                      (r.metadata["page"],) if r.metadata.get("page") else ()))
                      for r in records]

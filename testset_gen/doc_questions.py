@@ -21,6 +21,12 @@ question stands alone; the ground truth is the sentence itself, verbatim:
 
 The last two are facts of one kind across pages, so two pages' facts compare
 (``shared_licences``, ``newer_pythons``: multi_context questions that need both pages).
+Two kinds are ``reasoning`` records: a stated floor asked about another version ("Rich
+requires Python 3.8 or later." -> "Can you use Rich with Python 3.7?", ground truth "No.
+Rich requires ..."; ``python_support``), and a cause or purpose after the main clause
+("X is required so that Y." -> "Why is X required in <page>?", answer "so that Y";
+``cause_question``).
+
 "<page>" is left out when the question already names it ("How can you install spaCy from
 conda?"); "this library", "the project" in the sentence become the page's name.
 
@@ -72,7 +78,7 @@ _BY_DEFAULT = re.compile(r"^By default,? (?P<rest>[A-Za-z].+)\.$")
 _DEFAULTS_TO = re.compile(r"^(?P<subject>(?:The |the )?[A-Za-z][\w .-]{2,40}?) defaults to "
                           r"(?P<value>[^,]+)\.$")
 _PYTHON = re.compile(r"^(?P<subject>.+?) (?P<verb>requires|supports|needs) Python "
-                     r"(?P<ver>3\.\d+)(?P<tail> or (?:later|higher|newer|above)|"
+                     r"(?P<ver>3\.\d+)(?P<tail> or (?:later|higher|newer|above|greater)|"
                      r" and (?:higher|later|above|newer|up)|\+)\.$")
 _LICENSED_UNDER = re.compile(
     r"^(?P<subject>.+?) (?:is|has been|are) (?:licensed|released|distributed) under "
@@ -175,6 +181,114 @@ def _by_default(doc: "Doc", rest: str, page: str, sentence: str) -> DocQuestion 
     return None
 
 
+def _superlative(doc: "Doc", text: str) -> bool:
+    """A superlative in the purpose ("to see the biggest developers", "to get the best
+    results"): the page's judgement, which names no checkable thing (rated unnatural:
+    "What can you use to see the biggest developers in SymPy?")."""
+    start = doc.text.find(text)
+    return start >= 0 and any(t.tag_ in ("JJS", "RBS") and start <= t.idx < start + len(text)
+                              for t in doc)
+
+
+_CAUSE = re.compile(r"(?:,? (?P<conn>because|so that|in order to) )(?P<why>[A-Za-z].+)\.$")
+"""A cause or a purpose stated after the main clause: "The context manager is required so
+that the response will reliably be closed."."""
+
+_BACK = frozenset("it its they them their this that these those he she him her".split())
+
+CAUSE_AUXILIARIES = frozenset("is are was were should must has have had".split())
+"""Inverted in a "why" question. Not "can", "will", "may": "Why can Rich be installed in the
+REPL?" asks why it is possible, which the sentence ("..., so that data structures are pretty
+printed") does not say."""
+
+
+def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
+    """"Why is the context manager required in <page>?" from "The context manager is
+    required so that the response will reliably be closed." (answer: "so that the response
+    will reliably be closed"; a ``reasoning`` record: the question asks for the reason the
+    page gives, the ground truth is the sentence).
+
+    Only a main clause of one plain statement before the connective: a named subject
+    (a noun phrase, the page's self-reference or "you", never "it", "this" or "they"), its
+    verb, and what follows the verb up to the connective, with no comma; the question
+    inverts the first auxiliary ("is", "can", "should") or adds "do"/"does"/"did"."""
+    cause = _CAUSE.search(sentence)
+    if cause is None:
+        return None
+    main = sentence[:cause.start()]
+    if "," in main or len(cause.group("why").split()) > 16:
+        return None
+    toks = [t for t in doc if t.idx < len(main)]
+    roots = [t for t in toks if t.dep_ == "ROOT"]
+    if len(roots) != 1 or roots[0].pos_ not in ("VERB", "AUX"):
+        return None
+    root = roots[0]
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if len(subjects) != 1:
+        return None
+    subject = sorted(subjects[0].subtree, key=lambda t: t.i)
+    if subject[0].i != 0 or subject[-1].idx >= len(main):
+        return None  # the subject opens the sentence
+    head = subjects[0]
+    if head.lower_ != "you" and (head.pos_ not in ("NOUN", "PROPN") or any(
+            t.lower_ in ("it", "this", "that", "these", "those", "they", "its", "their")
+            for t in subject)):
+        return None
+    after_subject = [t for t in toks if t.i > subject[-1].i]
+    if not after_subject or any(t.lower_ in _BACK for t in after_subject):
+        return None  # "Chardet reads a part of it": "it" is the sentence before's
+    subject_text = main[:subject[-1].idx + len(subject[-1].text)]
+    # "Stream consumption" opening the sentence is "stream consumption" inside the question;
+    # a name ("Rich") keeps its capital
+    if subject[0].tag_ not in ("NNP", "NNPS") and not subject[0].text.isupper():
+        subject_text = subject_text[:1].lower() + subject_text[1:]
+    first = after_subject[0]
+    if head.lower_ == "you" and first.lower_ not in ("should", "must"):
+        return None  # "Why do you have various options to choose from?": advice only
+    rest_start = first.idx + len(first.text)
+    if first.i == root.i and root.lemma_ == "be" and subject[0].pos_ == "NOUN" and not any(
+            t.dep_ == "det" for t in subject):
+        # "Configuration is a huge challenge for ML code because ...": a bare common noun
+        # defined or judged is a general claim, not one about the page ("... in confection?"
+        # was rated a misattribution); a passive of it stays ("Stream consumption is not
+        # retried because ...")
+        return None
+    if first.lower_ in CAUSE_AUXILIARIES and (first.dep_ in ("aux", "auxpass") or (
+            first.i == root.i and root.lemma_ == "be")):
+        verb, rest = first.lower_, main[rest_start:].strip()
+        body = f"why {verb} {subject_text} {rest}".strip()
+    elif first.i == root.i and root.tag_ in ("VBZ", "VBP", "VBD") and root.lemma_ != "be":
+        do = {"VBZ": "does", "VBP": "do", "VBD": "did"}[root.tag_]
+        rest = main[rest_start:].strip()
+        body = f"why {do} {subject_text} {root.lemma_} {rest}".strip()
+    else:
+        return None
+    answer = f"{cause.group('conn')} {cause.group('why')}"
+    return DocQuestion(_qualified(body, page), answer, sentence, "cause")
+
+
+PYTHON_RELEASES = (6, 13)
+"""The Python 3 minor versions a support question may name: released ones that READMEs
+still state as a floor (3.6) up to the newest widely packaged (3.13)."""
+
+
+def python_support(q: DocQuestion, page: str) -> list[DocQuestion]:
+    """"Can you use Rich with Python 3.7?" (No) and "... with Python 3.9?" (Yes) from "Rich
+    requires Python 3.8 or later": a ``reasoning`` question whose answer is derived from
+    the stated floor, never written in the page. Ground truth: "No. <the sentence>";
+    ``fact``: the version asked. One minor version below the floor and one above, each only
+    when it is in ``PYTHON_RELEASES``."""
+    if q.template != "python" or not q.fact:
+        return []
+    minor = int(q.fact.split(".")[1])
+    out = []
+    for asked, verdict in ((minor - 1, "No"), (minor + 1, "Yes")):
+        if PYTHON_RELEASES[0] <= asked <= PYTHON_RELEASES[1]:
+            out.append(DocQuestion(f"Can you use {page} with Python 3.{asked}?", verdict,
+                                   f"{verdict}. {q.statement}", "python_support", f"3.{asked}"))
+    return out
+
+
 def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
     """The questions the patterns above make from a page's ``sentences`` (``page``: its
     subject's name; without one, none)."""
@@ -183,7 +297,8 @@ def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
     plain = [s.strip() for s in sentences if _PLAIN.match(s.strip()) and "\n" not in s.strip()
              and len(s.split()) <= 40 and not _CODE_NAME.search(s)]
     patterned = [s for s in plain if re.match(r"(?:You can|Use|To|By default)\b", s)
-                 or " defaults to " in s or " Python 3." in s or "licensed" in s.lower()]
+                 or " defaults to " in s or " Python 3." in s or "licensed" in s.lower()
+                 or _CAUSE.search(s)]
     if not patterned:
         return []
     from ragmeter.local.syntax import parse
@@ -202,8 +317,11 @@ your installation" (whose?)."""
 def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
     out: list[DocQuestion] = []
     acted = re.match(r"(?:You can " + _HEDGES + r"(?:use .+? to )?|Use .+? to |To )(.+?)(?:,|$)", s)
-    if acted and _PERSONAL.search(acted.group(1)):
+    if acted and (_PERSONAL.search(acted.group(1)) or _superlative(doc, acted.group(1))):
         return out
+    if _CAUSE.search(s):
+        cause = cause_question(doc, page, s)
+        return [cause] if cause is not None else []
     use = _USE_TO.match(s)
     if use and use.group("act").count(",") <= 1 and _starts_with_verb(doc, use.group("act")) \
             and not re.match(r"(?:it|them|this|that|these)\b", use.group("tool")):

@@ -16,7 +16,10 @@ How each evolution is made without an LLM, and how far it goes:
   1995"), the years between two dated statements about ONE subject ("How many years after
   Marie Curie was born in Warsaw did Marie Curie move to Paris?"; ground truth "24 years.
   ..."), or which of two like things of the chunk came first (below). The filter
-  recomputes the figure from the source sentences.
+  recomputes the figure from the source sentences. On documentation pages: a stated Python
+  floor asked about another version ("Can you use Rich with Python 3.7?" - "No. Rich
+  requires Python 3.8 or later."), and a cause the page states ("Why is the context manager
+  required in ...?" - "so that ..."); the filter checks the verdict and the connective.
 * **multi_context**: two chunks. Either they name the same entity
   (``KnowledgeGraph.bridges``) and the entity is described by what one chunk says of it
   and asked about with what the other says ("Who was born in the capital of Poland in
@@ -25,7 +28,10 @@ How each evolution is made without an LLM, and how far it goes:
   Crimson Peak or White Nights?"). Two unrelated events are never compared ("Which
   happened first: Lagunov was born or the Highlanders were renamed?" was rated
   contrived), a statement serves one derived question, and no two questions are joined
-  by "and". Reference contexts: both chunks; ground truth: both statements.
+  by "and". Reference contexts: both chunks; ground truth: both statements. On
+  documentation pages: two pages' licences or Python floors compared ("Which license do
+  FastAPI and Typer both use?", "Which uses the MIT license: FastAPI or Transformers?",
+  "Which requires a newer Python version: IDNA or Rich?").
 * **conditional**: not written (a premise made by rules narrows nothing); asked-for
   conditional records are a reported shortfall.
 
@@ -56,7 +62,8 @@ from ragmeter.local.nlp import normalise_entity, normalise_text
 
 from ragmeter.local.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.doc_questions import DocQuestion, doc_questions, named_statement, names_page
+from testset_gen.doc_questions import (DocQuestion, doc_questions, named_statement, names_page,
+                                       python_support)
 from testset_gen.document import content_id
 from testset_gen.graph import KnowledgeGraph
 from testset_gen.page_subject import page_names
@@ -418,10 +425,13 @@ def _on_page(cq: _ChunkQuestions, q: Question, text: str) -> tuple[str, tuple[tu
     library?"), and the page goes into the metadata. Only a plural of several words: a kind
     of thing the page has ("Beta WebSockets", "X.509 API requests"); a single name stands
     alone ("What is MessagePack licensed under?" on the msgpack page), as do definitions and
-    people."""
+    people. A name after "the" is a part of the page too ("the Developer Interface" of the
+    HTTPX README, "the SSLAdapter" of requests-toolbelt's: "What does the Developer Interface
+    provide?" was rated not standalone)."""
     words = q.topic.split()
+    part = len(words) >= 2 and words[0].lower() == "the" and words[1][:1].isupper()
     if (not cq.page or q.role != "object" or q.wh == "define" or q.topic_label == "PERSON"
-            or len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")
+            or (not part and (len(words) < 2 or not words[-1].endswith("s") or words[-1].endswith("ss")))
             or names_page(text, cq.page) or not text.endswith("?")):
         return text, ()
     return f"{text[:-1]} in {cq.page}?", (("page", cq.page),)
@@ -449,11 +459,25 @@ def _lowered_page(page: str) -> str:
 def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
     """The documentation patterns' questions ("How can you enable logging in the OpenAI
     Python API library?"): simple, the sentence as ground truth, the page's name in the
-    metadata (the filter reads it as a known name, not one the sentence must write)."""
-    return [_Candidate("simple", q.text, q.statement, (cq.chunk_id,), (
-        ("answer", q.answer), ("wh", q.text.split()[0].lower()), ("template", f"doc:{q.template}"),
-        ("page", cq.page), ("source_sentences", [_source_sentence(q.statement, cq.sentences)])))
-        for q in cq.documentation]
+    metadata (the filter reads it as a known name, not one the sentence must write). Two
+    kinds are reasoning, each with the derivation the filter checks: a cause the page gives
+    ("Why is the context manager required in ...?", ``derived="cause"``) and a stated
+    Python floor asked about another version ("Can you use Rich with Python 3.7?" - "No.
+    Rich requires Python 3.8 or later.", ``derived="python_support"``)."""
+    out = []
+    for q in cq.documentation:
+        source = _source_sentence(q.statement, cq.sentences)
+        kind, derived = ("reasoning", "cause") if q.template == "cause" else ("simple", "")
+        supports = python_support(q, cq.page)
+        if not supports:  # a floor is asked about a version beside it, not as written
+            out.append(_Candidate(kind, q.text, q.statement, (cq.chunk_id,), (
+                ("answer", q.answer), ("wh", q.text.split()[0].lower()), ("template", f"doc:{q.template}"),
+                ("page", cq.page), ("source_sentences", [source])), derived=derived))
+        for s in supports:
+            out.append(_Candidate("reasoning", s.text, s.statement, (cq.chunk_id,), (
+                ("answer", s.answer), ("asked_version", s.fact), ("template", "doc:python_support"),
+                ("page", cq.page), ("source_sentences", [source])), derived="python_support"))
+    return out
 
 
 def _page_facts(chunks: Sequence[_ChunkQuestions], kind: str) -> list[tuple[DocQuestion, _ChunkQuestions]]:
@@ -466,10 +490,15 @@ def _page_facts(chunks: Sequence[_ChunkQuestions], kind: str) -> list[tuple[DocQ
     return [seen[p] for p in sorted(seen)]
 
 
+COMPARED_LICENCES = frozenset({"MIT", "BSD", "APACHE", "ISC"})
+LICENCE_NAMES = re.compile(r"\b(?:MIT|BSD|APACHE|ISC|GPL|LGPL|AGPL|MPL|PSF|UNLICENSE)\b")
+
+
 def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> list[_Candidate]:
     """multi_context questions over two pages' facts of one kind, each fact used once:
     "Which license do FastAPI and RapidFuzz both use?" (the same licence stated
-    on each page) and "Which requires a newer Python version: IDNA or Rich?" (two stated
+    on each page), "Which uses the MIT license: FastAPI or Transformers?" (two different
+    licences) and "Which requires a newer Python version: IDNA or Rich?" (two stated
     minimum versions). Neither page answers alone."""
     out: list[_Candidate] = []
     licences = _page_facts(chunks, "licence")
@@ -489,6 +518,27 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
                     ("answer", first[0].answer), ("template", "doc:shared_licence"),
                     ("page", names[0]), ("pages", list(names)),
                     ("source_sentences", [first[0].statement, second[0].statement]))))
+            break
+    # "Which uses the MIT license: FastAPI or Transformers?": two pages stating different
+    # licences, each the only licence its sentence names (a "MIT or Apache-2.0" dual licence
+    # is not one of two)
+    single = [(q, cq) for q, cq in licences if q.fact in COMPARED_LICENCES
+              and len(set(LICENCE_NAMES.findall(q.statement.upper()))) == 1]
+    used.clear()
+    for i, (a, ca) in enumerate(single):
+        for b, cb in single[i + 1:]:
+            if a.fact == b.fact or ca.page in used or cb.page in used:
+                continue
+            used.update((ca.page, cb.page))
+            (one, c1), (two, c2) = (a, ca), (b, cb)
+            first, second = sorted((c1.page, c2.page), key=str.lower)
+            named = c1.page[:1].upper() + c1.page[1:]
+            out.append(_Candidate(
+                "multi_context", f"Which uses the {one.answer} license: {first} or {second}?",
+                f"{named}. {one.statement} {two.statement}", (c1.chunk_id, c2.chunk_id), (
+                    ("answer", c1.page), ("template", "doc:which_licence"), ("page", c1.page),
+                    ("pages", [first, second]), ("source_sentences", [one.statement, two.statement])),
+                derived="which_licence"))
             break
     pythons = _page_facts(chunks, "python")
     rng.shuffle(pythons)
@@ -747,6 +797,9 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
 # --- choosing ------------------------------------------------------------------------
 
 
+DOC_DERIVED = ("doc:python_support", "doc:cause", "doc:which_licence")
+
+
 def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
           taken: set[str]) -> list[_Candidate]:
     """``n`` candidates spread over chunks: a seeded shuffle of the chunk groups, then one
@@ -774,10 +827,15 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
                 meta = dict(c.meta)
                 sources = (["\x01" + s for s in meta.get("source_sentences", ())]
                            if meta.get("template") in ("which_first", "years_between", "doc:shared_licence",
-                                                    "doc:newer_python") else [])
-                if c.question in taken or said in taken or any(s in taken for s in sources):
+                                                    "doc:newer_python", *DOC_DERIVED) else [])
+                # a documentation fact derived on is not asked again as written ("Which Python
+                # version does Rich require?" beside "Can you use Rich with Python 3.7?"),
+                # whichever of the two is picked first
+                stated = (["\x00" + s for s in meta.get("source_sentences", ())]
+                          if meta.get("template") in DOC_DERIVED else [])
+                if c.question in taken or said in taken or any(s in taken for s in sources + stated):
                     continue
-                taken.update((c.question, said, *sources))
+                taken.update((c.question, said, *sources, *stated))
                 picked.append(c)
                 break
             if len(picked) == n:
