@@ -531,13 +531,13 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
                 continue
             used.update((ca.page, cb.page))
             (one, c1), (two, c2) = (a, ca), (b, cb)
-            first, second = sorted((c1.page, c2.page), key=str.lower)
+            page_a, page_b = sorted((c1.page, c2.page), key=str.lower)
             named = c1.page[:1].upper() + c1.page[1:]
             out.append(_Candidate(
-                "multi_context", f"Which uses the {one.answer} license: {first} or {second}?",
+                "multi_context", f"Which uses the {one.answer} license: {page_a} or {page_b}?",
                 f"{named}. {one.statement} {two.statement}", (c1.chunk_id, c2.chunk_id), (
                     ("answer", c1.page), ("template", "doc:which_licence"), ("page", c1.page),
-                    ("pages", [first, second]), ("source_sentences", [one.statement, two.statement])),
+                    ("pages", [page_a, page_b]), ("source_sentences", [one.statement, two.statement])),
                 derived="which_licence"))
             break
     pythons = _page_facts(chunks, "python")
@@ -551,14 +551,15 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
             used.update((ca.page, cb.page))
             (new, cn), (old, co) = sorted(((a, ca), (b, cb)), key=lambda p: tuple(
                 int(x) for x in p[0].fact.split(".")), reverse=True)
-            one, other = sorted((cn.page, co.page), key=str.lower)
+            in_order = sorted((cn.page, co.page), key=str.lower)  # alphabetical: the order says nothing
             named = cn.page[:1].upper() + cn.page[1:]
             # the answer first: a page's sentence says "This library", not its name
             out.append(_Candidate(
-                "multi_context", f"Which requires a newer Python version: {one} or {other}?",
+                "multi_context", "Which requires a newer Python version: "
+                f"{in_order[0]} or {in_order[1]}?",
                 f"{named}. {new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
                     ("answer", cn.page), ("template", "doc:newer_python"), ("page", cn.page),
-                    ("pages", [one, other]), ("source_sentences", [new.statement, old.statement])),
+                    ("pages", in_order), ("source_sentences", [new.statement, old.statement])),
                 derived="newer_python"))
             break
     return out
