@@ -9,12 +9,11 @@ question and one that must not.
 from __future__ import annotations
 
 import random
-import warnings
 from dataclasses import replace
 
-from testset_corpus import one_chunk_each
+from testset_corpus import generate_short, one_chunk_each
 from testset_gen.doc_questions import doc_questions, named_statement, python_support
-from testset_gen.offline import ShortfallWarning, _page_comparisons, _read, generate_offline
+from testset_gen.offline import _page_comparisons, _read
 from testset_gen.page_subject import page_name, page_names
 from testset_gen.record_filter import FilterInput, rule_reasons
 
@@ -145,9 +144,7 @@ RAPIDFUZZ = ("# Rapid fuzzy matching\n\nRapidFuzz is a fast string matching libr
 
 def test_a_readme_gives_named_records_whose_ground_truth_is_the_sentence():
     graph = one_chunk_each({"readme_typer.md": TYPER}, heading_titles=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 6, {"simple": 1.0}, seed=0)
+    result = generate_short(graph, 6, {"simple": 1.0})
     questions = {r.question: r for r in result.records}
     uv = questions["What does Typer use for dependency management?"]
     assert uv.ground_truth == "This project uses uv for dependency management."
@@ -160,9 +157,7 @@ def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
             "Call fsspec often.\n\nfsspec uses Black to ensure a consistent code format.\n\n"
             "fsspec welcomes contributions. fsspec asks a maintainer for a review.\n")
     graph = one_chunk_each({"readme_fsspec.md": page}, heading_titles=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    result = generate_short(graph, 4, {"simple": 1.0})
     asked = {r.question: r.ground_truth for r in result.records}
     assert asked["What does fsspec use to ensure a consistent code format?"] == (
         "fsspec uses Black to ensure a consistent code format.")
@@ -208,9 +203,7 @@ OPENAI = ("# OpenAI Python API library\n\nThe OpenAI library is fast. Use OpenAI
 
 def test_a_statement_about_another_thing_says_which_page():
     graph = one_chunk_each({"readme_openai.md": OPENAI}, heading_titles=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    result = generate_short(graph, 4, {"simple": 1.0})
     asked = {r.question for r in result.records}
     # whose WebSockets? the page's
     assert "What do Beta WebSockets reject in the OpenAI Python API library?" in asked
@@ -237,9 +230,7 @@ def test_a_concession_kept_in_the_question_is_not_written():
     page = OPENAI.replace("Beta WebSockets reject X.509 client certificates.",
                           "Beta WebSockets always reject X.509 clients, even with explicit headers.")
     graph = one_chunk_each({"readme_openai.md": page}, heading_titles=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 4, {"simple": 1.0}, seed=0)
+    result = generate_short(graph, 4, {"simple": 1.0})
     asked = {r.question for r in result.records}
     assert "What is the primary API for interacting with OpenAI models?" in asked
     assert not any("WebSockets" in q for q in asked)
@@ -339,9 +330,7 @@ CAUSE_PAGE = ("# Rapid fuzzy matching\n\nRapidFuzz is a fast string matching lib
 
 def test_a_readme_gives_reasoning_records_with_the_derivation_in_the_ground_truth():
     graph = one_chunk_each({"readme_rapidfuzz.md": CAUSE_PAGE}, heading_titles=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 4, {"simple": 0.5, "reasoning": 0.5}, seed=0)
+    result = generate_short(graph, 4, {"simple": 0.5, "reasoning": 0.5})
     reasoning = {r.question: r for r in result.records if r.evolution_type == "reasoning"}
     assert set(reasoning) & {"Can you use RapidFuzz with Python 3.9?",
                              "Can you use RapidFuzz with Python 3.11?"}

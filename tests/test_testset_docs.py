@@ -8,14 +8,12 @@ and Starlette"). Each test document below is a sentence of a real README (bench 
 
 from __future__ import annotations
 
-import warnings
-
 import pytest
 
 from ragmeter.local.syntax import parse
+from testset_corpus import generate_short
 from testset_gen.document import Chunk, Document
 from testset_gen.graph import build_graph
-from testset_gen.offline import ShortfallWarning, generate_offline
 from testset_gen.questions import document_names, page_subjects, questions_from_sentence
 from testset_gen.record_filter import FilterInput, rule_reasons
 
@@ -141,9 +139,7 @@ def test_a_readme_gives_usable_records_and_no_command_or_heading():
     document = Document.make(README, "readme_msgpack.md", title="msgpack for Python")
     chunk = Chunk.make(document, README, 0, 0, len(README), tokens=120)
     graph = build_graph([document], [chunk], embed=False)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ShortfallWarning)
-        result = generate_offline(graph, 6, {"simple": 1.0}, seed=0)
+    result = generate_short(graph, 6, {"simple": 1.0})
     questions = {r.question: r.ground_truth for r in result.records}
     assert questions["What is MessagePack?"] == (
         "MessagePack is an efficient binary serialization format.")

@@ -75,3 +75,15 @@ def one_chunk_each(texts: dict[str, str], heading_titles: bool = False):
         documents.append(doc)
         chunks.append(Chunk.make(doc, text, 0, 0, len(text), tokens=len(text.split())))
     return build_graph(documents, chunks, embed=False)
+
+
+def generate_short(graph, size: int, distribution: dict[str, float]):
+    """``generate_offline`` with seed 0 on a test document too small for ``size``: the
+    shortfall it warns about is expected here, and the records are what the test reads."""
+    import warnings
+
+    from testset_gen.offline import ShortfallWarning, generate_offline
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ShortfallWarning)
+        return generate_offline(graph, size, distribution, seed=0)
