@@ -69,6 +69,17 @@ def test_shared_subject_semicolon_but_and_possessive() -> None:
     ]
 
 
+def test_a_semicolon_ends_a_claim_whose_next_subject_the_subject_rule_cannot_read() -> None:
+    # "accidents like spills" is a subject with a preposition in it; read as one claim, the
+    # warranty and the extended plan had to be found in one passage sentence and were not
+    got = claims.extract_claims([
+        "The X200 is covered for 2 years against manufacturing faults; accidents like spills need the extended plan.",
+        "Refunds are quick; usually within a week."])
+    assert got == [
+        ["The X200 is covered for 2 years against manufacturing faults.", "Accidents like spills need the extended plan."],
+        ["Refunds are quick; usually within a week."]]
+
+
 def test_a_coordinated_subject_keeps_its_clause_whole() -> None:
     # "X and Y verb" after "but"/"whereas" is one clause with two subjects; read as a
     # clause boundary at its "and", it gave "... are excluded, but worn zips." and

@@ -20,7 +20,8 @@ What happens to each sentence, in order:
    verb ("X was born in Germany and he won ..."), or a finite verb alone, sharing the left
    clause's subject, when the left clause ends on a complement ("X was born in Germany and
    won ..." -> "X won ..."). "X was born in Ulm, studied in Zurich and died in Princeton" is
-   a predicate list: three claims about X.
+   a predicate list: three claims about X. After ";" any clause with a finite verb stands
+   alone, its subject read or not ("...; accidents like spills need the extended plan").
 4. **Pronouns.** A subject pronoun (he, she, it, they) or a possessive (his, her, its, their)
    opening a claim, or right after a fronted phrase ("In 1921, he ..."), is replaced by its
    referent: PERSON for he/she; ORG, GPE, LOC, FAC, PRODUCT, WORK_OF_ART, EVENT, LAW or
@@ -304,7 +305,9 @@ def _split_coordination(piece: Piece) -> list[Piece]:
         right = list(toks[right_start:])
         if not right:
             continue
-        if own:
+        if own or (kind == "semi" and _has_finite(right) and _first_finite_after(toks, right_start) is None):
+            # after ";" stands a clause of its own even when its subject is more than the
+            # subject rule reads ("; accidents like spills need ...")
             pieces = [Piece(list(left), piece.sentence, piece.question),
                       Piece(right, piece.sentence, piece.question)]
         elif kind in ("conj", "comma", "semi") and (
