@@ -6,7 +6,8 @@ hand-written sentences, then on hand-written pairs (none of them from the bench 
   the question's unspelled names, where the chunk holds an answer of the expected kind;
 * a count is of what was asked, said otherwise ("130 vessels" for ships), never a year;
 * "who V" is answered by the one who does V, not a name beside it;
-* "from" and "by" give a cause only after a verb of origin, or "by" with a gerund;
+* "from" and "by" give a cause only after a verb of origin, "by" after a passive or with a
+  gerund; ", so" explains what it is followed by;
 * a rare adjective of the focus is a property, which a passage may say in other words.
 """
 
@@ -72,10 +73,10 @@ def test_who_is_answered_by_the_one_who_does_it_not_a_name_beside_it():
     ("The tremor was brought on by a sudden drop in pressure.", True),
     ("By cutting the number of shares, a buyback lifts earnings per share.", True),  # a means
     ("Lakes freeze from the top down.", False),
-    ("A buyback must be authorised by shareholders.", False),
+    ("The buyback is then put to shareholders by the board.", False),  # "by" after a noun: who, not why
     ("The light turns from amber to green.", False),
 ])
-def test_from_and_by_explain_only_after_a_verb_of_origin_or_by_with_a_gerund(sentence, explains):
+def test_from_and_by_explain_only_after_a_verb_of_origin_a_passive_or_with_a_gerund(sentence, explains):
     asks = question_focus("Why does it happen?")
     steps = explanations([sentence], asks.focus)
     assert (sentence in steps) is explains
@@ -138,3 +139,29 @@ def test_a_rare_adjective_of_the_focus_may_be_said_otherwise(scorer):
     assert good.relevance > bad.relevance, (good.reason, bad.reason)
     # "infectious" says "contagious": credited by meaning (a name would have to be spelled)
     assert good.signals.presence > good.signals.spelled
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    ("Who founded Patagonia?", True),
+    ("who decides the verdict in a jury trial", True),
+    ("Who was the first woman to win a Nobel Prize?", False),  # who *was* that: the copula's subject
+    ("Who did Henry VIII marry first?", False),  # "who" is the object
+])
+def test_the_agent_rule_holds_where_who_is_the_subject_of_the_predicate(question, subject):
+    from ragmeter.local.chunk_relevance import asks_who_did
+
+    assert asks_who_did(question, question_focus(question).predicate) is subject
+
+
+@pytest.mark.parametrize(("question", "sentence", "explains"), [
+    # ", so" explains what follows it: the sky's colour, said after it
+    ("Why is the sky blue?", "Air scatters short wavelengths most, so blue light reaches us from all over the sky.",
+     True),
+    # the focus is the cause here, not the effect: it does not say why ice floats
+    ("Why does ice float on water?", "Floating ice insulates the water below, so lakes freeze from the top down.",
+     False),
+    ("Why is the sky blue?", "Sunlight is scattered by the molecules of the air.", True),  # a passive's agent
+])
+def test_so_and_a_passive_agent_explain_the_question_when_it_is_the_effect(question, sentence, explains):
+    asks = question_focus(question)
+    assert (sentence in explanations([sentence], asks.focus, asks.predicate)) is explains

@@ -80,9 +80,9 @@ UNTYPED = frozenset(("yesno", "description"))
 """Question kinds with no expected answer type: the focus alone decides."""
 # "since" stays: dropping it with "from" and "by" cost one MS MARCO pair (bench/README.md).
 # "from" and "by" alone are no cause: in the seventh round's reading of ctxrel-6 they made a
-# cause of "freeze from the top down", "authorised by shareholders", "turns from amber to green"
-# and "rising by a few degrees"; they count after a verb of origin (``CAUSAL_VERBS``:
-# "comes from", "driven by"), read in ``explanations``.
+# cause of "freeze from the top down", "turns from amber to green" and "rising by a few
+# degrees"; ``explanations`` reads them where they give one: after a verb of origin
+# (``CAUSAL_VERBS``: "comes from"), "by" after a passive ("scattered by"), "by" + gerund.
 CAUSAL_WORDS = frozenset(
     "cause causes caused causing because due result results resulting lead leads leading trigger "
     "triggers triggered reason reasons responsible factor factors risk since".split())
@@ -442,12 +442,15 @@ def instructions(sentences: Sequence[str]) -> frozenset[str]:
     return frozenset(out)
 
 
-def explanations(sentences: Sequence[str], focus_terms: Sequence[str]) -> frozenset[str]:
+def explanations(sentences: Sequence[str], focus_terms: Sequence[str], predicate: str = "") -> frozenset[str]:
     """The sentences that explain by a construction rather than a cue word: a clause
     opening on "as", "when", "because", "since", "if", "once" ("As days shorten, trees stop
     making chlorophyll"), "happens when" / "occurs when", "so that", "in order to", a verb
-    of origin before "from" / "by" ("comes from", "driven by"), "by" with a gerund ("by
-    cutting the number of shares, it lifts earnings per share"), or a verb of the focus
+    of origin before "from" / "by" ("comes from", "brought on by"), a passive's agent
+    ("scattered by air molecules"), "by" with a gerund ("by cutting the number of shares, it
+    lifts earnings per share"), ", so" before the question's ``predicate`` (or, with none,
+    a focus word: "..., so blue light reaches our eyes from every direction of the sky"), or
+    a verb of the focus
     followed by a purpose "to V" ("Cats purr to signal contentment")."""
     out = set()
     for text, doc in zip(sentences, nlp.parse(list(sentences))):
@@ -456,14 +459,24 @@ def explanations(sentences: Sequence[str], focus_terms: Sequence[str]) -> frozen
         if toks and toks[0].lower_ in CAUSE_OPENERS or any(f in low for f in CAUSE_FRAMES):
             out.add(text)
             continue
-        # "comes from", "driven by", "brought on by": a verb of origin, then "from" / "by"; and
-        # "by cutting the number of shares": "by" with a gerund gives the means, how it comes about
+        # "comes from", "brought on by": a verb of origin, then "from" / "by"; "scattered by air
+        # molecules": a passive's agent, what does it; "by cutting the number of shares": "by"
+        # with a gerund gives the means, how it comes about
         if any(b.lower_ in ("from", "by") and (a.lemma_.lower() in CAUSAL_VERBS or k > 0 and a.lower_ == "on"
                                                  and toks[k - 1].lemma_.lower() in CAUSAL_VERBS)
-               or a.lower_ == "by" and b.tag_ == "VBG"
+               or b.lower_ == "by" and a.tag_ == "VBN" or a.lower_ == "by" and b.tag_ == "VBG"
                for k, (a, b) in enumerate(zip(toks, toks[1:]))):
             out.add(text)
             continue
+        # "X, so Y" gives the cause of Y: it explains the question's predicate (or, with none, its
+        # focus) when that is said after "so", not when the focus is the cause ("ice floating on
+        # water insulates the lake, so lakes freeze from the top down" does not say why ice floats)
+        effect = [predicate] if predicate else list(focus_terms)
+        for k, t in enumerate(toks[:-1]):
+            if t.lower_ == "so" and k > 0 and t.i > 0 and doc[t.i - 1].text == "," and toks[k + 1].lower_ != "that":
+                if any(_matches(e, x.lower_) for e in effect for x in toks[k + 1:]):
+                    out.add(text)
+                break
         for a, b, c in zip(toks, toks[1:], toks[2:]):
             if (a.pos_ == "VERB" and any(_matches(t, a.lower_) for t in focus_terms)
                     and b.lower_ == "to" and c.tag_ == "VB"):
@@ -503,6 +516,13 @@ AGENT_GAP = 4
 """Words that may stand between a subject and its verb ("Kamprad, then 17, founded"; "the
 court *has always* decided") or between a passive verb and its "by" ("started *in 1943* by
 Ingvar Kamprad")."""
+
+
+def asks_who_did(question: str, predicate: str) -> bool:
+    """Whether "who" is the subject of the question's predicate ("Who founded IKEA?", "who
+    decides the verdict"): then the answer is the one who does it (``does_it``). Not "Who was
+    the first woman to win...", whose answer is who *was* that, nor "Who did Henry marry?"."""
+    return bool(predicate) and bool(re.match(rf"^\W*who\s+{re.escape(predicate)}\b", question.strip(), re.I))
 
 
 def does_it(predicate: str, sentence: Sentence, labels: Sequence[str], focus_terms: Sequence[str],
@@ -675,7 +695,7 @@ class ChunkRelevanceScorer:
         for passage_text, passage, cosine in zip(passages, analyses, cosines):
             sentences = passage.sentences
             steps = (instructions([s.text for s in sentences]) if asks.kind == "procedure"
-                     else explanations([s.text for s in sentences], focus) if asks.kind == "reason"
+                     else explanations([s.text for s in sentences], focus, asks.predicate) if asks.kind == "reason"
                      else frozenset())
             evidence, best, typed = 0.0, "", False
             counted = (self._counted_as(question, passage_text, asks.measure)
@@ -692,7 +712,7 @@ class ChunkRelevanceScorer:
             if gated:
                 meant_words = self._predicate_words(question, passage_text, asks.predicate)
                 saying = [i for i in answering if states(asks.predicate, sentences[i], meant_words)]
-                if asks.kind == "person":
+                if asks.kind == "person" and asks_who_did(question, asks.predicate):
                     # "who founded X": the person must be the one who founded it, not a name beside it
                     saying = [i for i in saying if does_it(asks.predicate, sentences[i], ENTITY_KINDS["person"],
                                                            focus, meant_words)]
