@@ -165,3 +165,30 @@ def test_the_agent_rule_holds_where_who_is_the_subject_of_the_predicate(question
 def test_so_and_a_passive_agent_explain_the_question_when_it_is_the_effect(question, sentence, explains):
     asks = question_focus(question)
     assert (sentence in explanations([sentence], asks.focus, asks.predicate)) is explains
+
+
+@pytest.mark.parametrize(("sentence", "gives"), [
+    ("You'll find it on a sticker inside the lid.", True),
+    ("The reset button is on the back, next to the power socket.", True),
+    ("The gland sits behind the breastbone.", True),
+    ("The model was launched last spring with a bigger screen.", False),
+])
+def test_where_is_answered_by_a_position_on_or_in_a_thing(sentence, gives):
+    asks = question_focus("Where is the reset button on the Lumo K2 router?")
+    assert holds_answer(asks, _sentence(sentence), asks.focus) is gives
+
+
+def test_a_chunk_saying_where_the_part_is_beats_the_one_that_names_it_for_another_purpose(scorer):
+    good, bad = scorer.relevance("Where is the reset button on the Lumo K2 router?", [
+        "You'll find it in a small hole underneath, beside the rubber feet; press it with a paper clip.",
+        "The Lumo K2 router's reset button restores the factory settings, so note your Wi-Fi password and "
+        "admin login before you use it.",
+    ])
+    assert good.relevance > bad.relevance, (good.reason, bad.reason)
+    assert good.signals.answer_type and not bad.signals.answer_type
+
+
+def test_a_position_answers_only_a_where_question_that_places_its_subject_on_or_in_a_thing():
+    asks = question_focus("Where is the Hagia Sophia?")
+    sentence = _sentence("The church was built under the emperor Justinian.")
+    assert not holds_answer(asks, sentence, asks.focus)

@@ -173,6 +173,19 @@ def measured(measure: str, text: str, counted: frozenset[str] = frozenset()) -> 
                 or _BARE_NUMBER.search(text))
 
 
+_POSITION = re.compile(
+    r"\b(?:inside|underneath|beneath|behind|under|below|next to|(?:on|at|in) the (?:back|bottom|side|underside|top|"
+    r"front|base|rear|inside|left|right)\b)", re.I)
+"""Where a thing is on or in another ("inside the battery bay", "under the cover", "on the
+back of the router", "behind the breastbone"): the answer to "where" for a part of an object
+or a body, which no entity recogniser labels as a place."""
+_WITHIN = re.compile(r"^\W*where\b.*\b(?:on|in|inside)\s+(?:the|a|an|my|your|our)\b", re.I)
+"""A "where" question that places its subject on or in a thing ("Where is the serial number
+*on the* drone?", "where is the thymus *in the* body"): it asks for a position within that
+thing (``_POSITION``). Without it, "where" asks for a place ("Where is the Hagia Sophia?"), and
+"under the emperor Justinian" is no answer."""
+
+
 _MONEY = re.compile(r"[$£€¥₹]|\b(?:rs|usd|eur|dollars?|cents?|pounds?|euros?|rupees?|paise|per hour|an hour|a year|per year|salary)\b", re.I)
 
 
@@ -627,7 +640,8 @@ def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[
     if kind == "place":
         if asks.head and asks.head in PLACE_NOUNS:
             return any(_matches(asks.head, w) for w in words)
-        return _new_entity(sentence, ENTITY_KINDS["place"], focus_terms)
+        return _new_entity(sentence, ENTITY_KINDS["place"], focus_terms) or (
+            bool(_WITHIN.match(asks.question)) and bool(_POSITION.search(sentence.text)))
     if kind == "category":
         if asks.head in ("color", "colour"):
             return any(w in COLOUR_WORDS for w in words)
