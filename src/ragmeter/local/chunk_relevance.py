@@ -170,8 +170,8 @@ def measured(measure: str, text: str, counted: frozenset[str] = frozenset()) -> 
     "2016" do not say how many light years away a star is, "82 games" or "24 seconds" how
     many minutes a game lasts.
 
-    The counted noun may be said otherwise: ``counted`` holds the passage's words that say it
-    (``predicate_words``: "130 vessels" for "how many ships"), and "46 of them" counts the
+    The counted noun may be said otherwise: ``counted`` holds the passage's word that says it
+    (``ChunkRelevanceScorer._counted_as``: "130 vessels" for "how many ships"), and "46 of them" counts the
     thing the chunk refers to. A year counts nothing ("1588 when English fireships")."""
     units = [UNITS[d] for d in measure.split() if d in UNITS]
     if units or measure in DIMENSIONS.values():
@@ -372,8 +372,8 @@ class Dangling:
 def dangling(sentence: Sentence) -> Dangling:
     """What a chunk's first sentence refers to without introducing it (``Dangling``): the
     text it was cut from named that thing before the cut, as a reader resolves "the river"
-    in a paragraph cut from an article on the Nile. Read from spaCy's tags and parse of the
-    sentence alone."""
+    in a paragraph cut from an article on the Nile. Read from spaCy's tags of the sentence
+    alone (the pipeline has no parser), so agreement is by number only."""
     toks = [t for t in nlp.parse([sentence.text])[0] if not t.is_space]
     pronoun = False
     heads: list[str] = []
@@ -476,8 +476,7 @@ def explanations(sentences: Sequence[str], focus_terms: Sequence[str], predicate
     ("scattered by air molecules"), "by" with a gerund ("by cutting the number of shares, it
     lifts earnings per share"), ", so" before the question's ``predicate`` (or, with none,
     a focus word: "..., so blue light reaches our eyes from every direction of the sky"), or
-    a verb of the focus
-    followed by a purpose "to V" ("Cats purr to signal contentment")."""
+    a verb of the focus followed by a purpose "to V" ("Cats purr to signal contentment")."""
     out = set()
     for text, doc in zip(sentences, nlp.parse(list(sentences))):
         toks = [t for t in doc if not (t.is_space or t.is_punct)]
