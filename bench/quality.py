@@ -377,7 +377,8 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     ``"ctxrel-5"``: 40 pairs written blind on 2026-11-24 beside the fifth round of changes, which never saw it,
     scored once after it; its misses were read in the sixth round, so it is development data now;
     ``"ctxrel-6"``: 40 pairs over ten domains written blind on 2026-11-24 by a helper who ran no
-    scorer and did not read the scorers' code, never seen by the scorer's authors;
+    scorer and did not read the scorers' code, scored once after the sixth round; its misses were
+    read in the seventh, so it is development data now;
     ``"ctxrel-7"``: 40 more pairs over ten domains written the same way on 2026-11-24 in the fifth
     session (half the negatives longer than the relevant passage, half the relevant passages
     naming their subject only by a description or pronoun), never seen by the scorer's authors."""
@@ -421,7 +422,7 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-3": "held out: written before the third round of changes, scored once after it",
             "ctxrel-4": "written blind after the third round, decided W_ANSWER_TYPE; misses read in the fifth",
             "ctxrel-5": "written blind beside the fifth round, scored once after it; misses read in the sixth",
-            "ctxrel-6": "held out: written blind on 2026-11-24, never seen by the scorer's authors",
+            "ctxrel-6": "written blind, scored once after the sixth round; misses read in the seventh",
             "ctxrel-7": "held out: written blind in the fifth session, unseen by the scorer's authors"}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
