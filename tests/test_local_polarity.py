@@ -53,6 +53,9 @@ def test_what_a_cue_denies(text, words):
     # a bound
     ("Never take more than three tablets in a day.",
      "Take two tablets, then one more tablet six hours later."),
+    # "not have to" denies the obligation, not the act
+    ("You don't have to register again for each election.",
+     "You must register again if you move house."),
 ])
 def test_a_faithful_restatement_is_no_conflict(claim, evidence):
     assert _conflict(claim, evidence) is False
@@ -65,6 +68,9 @@ def test_a_faithful_restatement_is_no_conflict(claim, evidence):
     ("The guild never controlled trade on the river.",
      "The guild dominated trade on the river for two centuries."),
     ("Don't let the dough rest before baking.", "Let the dough rest for an hour before baking."),
+    # not needed, against an instruction to do it
+    ("You don't need to run a rinse cycle afterwards.",
+     "Rinse the tank and then run a rinse cycle before making coffee."),
 ])
 def test_a_denial_of_what_the_evidence_asserts_conflicts(claim, evidence):
     assert _conflict(claim, evidence) is True

@@ -60,13 +60,19 @@ class Statement:
     negated: bool
     arguments: frozenset[str]
     objects: frozenset[str] = frozenset()
-    """The arguments outside the subject: what is done, had, given ("VAT" in "prices do
-    not include VAT")."""
+    """A verb's arguments outside its subject: what is done, had, given ("VAT" in "prices
+    do not include VAT"). None for a noun or adjective, which says something of its
+    subject ("Lubeck was not its chief city")."""
     denial: bool = False
     """Whether a cue denies this very word (not only the clause it stands in)."""
     verb: bool = False
     """Whether the word is a verb heading its own clause (what the denial of another verb
     is compared with in ``_denies_restated``)."""
+    unneeded: bool = False
+    """Whether the word is what a denied "need to"/"have to" says is not needed ("you
+    don't need to run a rinse cycle"): against an instruction to do it only."""
+    instruction: bool = False
+    """Whether the word is an imperative verb ("then run a rinse cycle")."""
     supposed: bool = False
     """Whether the word stands in a clause of condition or time ("if you have no codes
     left", "before taking it"), which supposes rather than asserts."""
@@ -191,10 +197,33 @@ def denied(doc: "Doc") -> set[int]:
     return out
 
 
+def unneeded(doc: "Doc") -> set[int]:
+    """Positions of the verbs a denied "need to"/"have to" says are not needed. Not denied:
+    "you don't have to re-register for each election" agrees with "you must register
+    again if you move"; it contradicts only an instruction to do it ("then run a rinse
+    cycle" against "you don't need to run a rinse cycle")."""
+    out: set[int] = set()
+    for token in doc:
+        if token.dep_ == "neg" and _lemma(token.head) in ("need", "have"):
+            out.update(c.i for c in token.head.children if c.dep_ == "xcomp")
+    return out
+
+
+def _instruction(token: "Token") -> bool:
+    """An imperative: a bare verb with no subject nor auxiliary, heading the sentence or
+    coordinated with such a verb ("rinse the tank ..., then run a rinse cycle")."""
+    if token.tag_ != "VB" or any(c.dep_ in _SUBJECTS or c.dep_ == "aux" for c in token.children):
+        return False
+    if token.dep_ == "ROOT":
+        return True
+    return token.dep_ in ("conj", "dep") and token.head is not token and _instruction(token.head)
+
+
 def statements(doc: "Doc") -> list[Statement]:
     """Every content word of ``doc`` as a predicate: denied when a cue denies it or the
     predicate of its clause, with the content lemmas of its clause as arguments."""
     negative = denied(doc)
+    not_needed = unneeded(doc)
     out: list[Statement] = []
     for token in doc:
         if not _is_predicate(token):
@@ -210,9 +239,11 @@ def statements(doc: "Doc") -> list[Statement]:
         subject = {t.i for c in head.children if c.dep_ in _SUBJECTS for t in c.subtree}
         out.append(Statement(_lemma(token), is_denied, frozenset(map(_lemma, words)),
                              frozenset(_lemma(t) for t in words
-                                       if t.i not in subject and t.i != head.i),
+                                       if t.i not in subject and t.i != head.i)
+                             if token.pos_ == "VERB" else frozenset(),
                              token.i in negative,
-                             head is token and token.pos_ == "VERB", _supposed(token)))
+                             head is token and token.pos_ == "VERB", token.i in not_needed,
+                             _instruction(token), _supposed(token)))
     return out
 
 
@@ -268,9 +299,10 @@ def _denies(one: list[Statement], other: list[Statement]) -> bool:
     """Whether ``one`` denies a predicate that ``other`` asserts (and never denies) about a
     shared argument."""
     for s in one:
-        if not s.denial or s.supposed:
+        if not (s.denial or s.unneeded) or s.supposed:
             continue
-        same = [t for t in other if _same(s.predicate, t.predicate)]
+        same = [t for t in other if _same(s.predicate, t.predicate)
+                and (t.instruction or not s.unneeded)]
         if any(t.negated for t in same):
             continue
         if any(_shared(s, t) for t in same if not t.supposed):
