@@ -68,6 +68,9 @@ def test_a_faithful_restatement_is_no_conflict(claim, evidence):
     ("The guild never controlled trade on the river.",
      "The guild dominated trade on the river for two centuries."),
     ("Don't let the dough rest before baking.", "Let the dough rest for an hour before baking."),
+    # a denied complement, compared by its subject
+    ("Lubeck was not the chief city of the League.",
+     "Lubeck, founded in 1143, served as the League's leading city."),
     # not needed, against an instruction to do it
     ("You don't need to run a rinse cycle afterwards.",
      "Rinse the tank and then run a rinse cycle before making coffee."),
