@@ -681,6 +681,9 @@ def _negation_agrees(claim: Analysis, evidence: Sentence) -> float:
     the Super Bowl" against "Cruz never won the Super Bowl". A negation elsewhere in the
     evidence ("not far from Gloucester") does not touch a claim about something else, and
     a claim with nothing to negate (a bare "No") cannot disagree.
+
+    A window of words cannot tell the denied word from its arguments, so ``_align`` keeps
+    a 0 from here only when the parse confirms it (``_denial_confirmed``).
     """
     negated = set(w for s in claim.sentences for w in s.negated)
     asserted = set(claim.content) - negated
