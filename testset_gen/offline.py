@@ -881,14 +881,18 @@ DOC_DERIVED = ("doc:python_support", "doc:cause", "doc:which_licence", "doc:olde
 
 
 def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
-          taken: set[str], room: dict[str, int] | None = None) -> list[_Candidate]:
+          taken: set[str], room: dict[str, int] | None = None,
+          held: dict[str, tuple[str, ...]] | None = None) -> list[_Candidate]:
     """``n`` candidates spread over chunks: a seeded shuffle of the chunk groups, then one
     from each group in turn, so that no chunk supplies most of a type. Within a group the
     better template comes first, then shorter questions (by steps of 60 characters: long
     ones are mostly long because their statement is), in seeded random order otherwise.
     ``room``: capped class (``_caps``) -> records it may still add; a candidate of a full
-    class is passed over, and each pick takes one from each of its classes."""
+    class is passed over, and each pick takes one from each of its classes. ``held``:
+    question -> the statement keys its pick put into ``taken``, for giving them back when
+    the local judge rejects it."""
     room = {} if room is None else room
+    held = {} if held is None else held
     groups: dict[tuple[str, ...], list[_Candidate]] = {}
     for c in candidates:
         groups.setdefault(c.chunk_ids, []).append(c)
@@ -921,6 +925,7 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
                 if any(room.get(k, 1) <= 0 for k in _caps(c)):
                     continue
                 taken.update((c.question, said, *sources, *stated))
+                held[c.question] = (said, *sources, *stated)
                 for k in _caps(c):
                     if k in room:
                         room[k] -= 1
@@ -1058,6 +1063,7 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             break
 
     taken: set[str] = set()
+    held: dict[str, tuple[str, ...]] = {}
     chosen: dict[str, list[_Candidate]] = {t: [] for t in planned}
     # the scarcest kinds choose first, so that a question text is never spent on a
     # plentiful type that a scarce one needed; what the local judge rejects is replaced
@@ -1089,12 +1095,12 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             share = BIRTH_SHARE
         room = _room()
         first = [c for c in pools[t].values() if not second(c) and topic(c) != LICENCE]
-        got = _pick(first, need, rng, taken, room)
+        got = _pick(first, need, rng, taken, room, held)
         allowed = int(share * planned[t]) - sum(1 for c in chosen[t] if second(c))
         got += _pick([c for c in pools[t].values() if second(c) and topic(c) != LICENCE],
-                     max(0, min(need - len(got), allowed)), rng, taken, room)
+                     max(0, min(need - len(got), allowed)), rng, taken, room, held)
         got += _pick([c for c in pools[t].values() if topic(c) == LICENCE],
-                     need - len(got), rng, taken, room)
+                     need - len(got), rng, taken, room, held)
         pending.extend(got)
         return got
 
@@ -1108,6 +1114,10 @@ def generate_offline(graph: KnowledgeGraph, size: int,
         for (t, c), reasons in zip(picked, verdicts):
             if reasons:
                 rejected[t].update(reasons)
+                # its statements are free again for another question (the question text
+                # stays taken): on the docs folder a rejected Python comparison had spent
+                # two pages' floors that no other record could then use
+                taken.difference_update(held.pop(c.question, ()))
             else:
                 chosen[t].append(c)
     records = [_record(c, graph, seed) for t in EVOLUTION_TYPES for c in chosen.get(t, [])]
