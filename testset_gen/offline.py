@@ -31,9 +31,17 @@ How each evolution is made without an LLM, and how far it goes:
   by "and". Reference contexts: both chunks; ground truth: both statements. On
   documentation pages: two pages' licences or Python floors compared ("Which license do
   FastAPI and Typer both use?", "Which uses the MIT license: FastAPI or Transformers?",
-  "Which requires a newer Python version: IDNA or Rich?").
+  "Which requires a newer Python version: IDNA or Rich?", "What is the oldest Python
+  version that works with both HTTPX and Rich?"), or one documentation question two pages
+  answer alike ("What do you use to report a security vulnerability in both urllib3 and
+  websockets?").
 * **conditional**: not written (a premise made by rules narrows nothing); asked-for
   conditional records are a reported shortfall.
+
+The mix: every record names its template (``metadata["template"]``); licence questions
+fill at most ``LICENCE_SHARE`` of the size asked and each documentation template at most
+``TEMPLATE_SHARE``, as definitions and birth comparisons are capped, so that no one kind of
+question fills a set.
 
 Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them (one clause
 each). A claim whose subject came from resolving a pronoun is dropped by the filter: a
