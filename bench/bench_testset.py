@@ -81,7 +81,8 @@ def quality(args: argparse.Namespace) -> None:
                                           "doc:shared_fact": "shared_fact",
                                           "doc:which_licence": "which_licence",
                                           "doc:python_support": "python_support",
-                                          "doc:cause": "cause"}.get(r.metadata.get("template"), ""),
+                                          "doc:cause": "cause",
+                                          "doc:consequence": "consequence"}.get(r.metadata.get("template"), ""),
                                  pages=tuple(r.metadata.get("pages", ())) or (
                                      (r.metadata["page"],) if r.metadata.get("page") else ()))
                      for r in records]

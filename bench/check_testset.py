@@ -112,6 +112,12 @@ def _doc_reasoning(question: str, gt: str, meta: dict[str, Any]) -> bool:
         return bool(asked and verdict and len(floors) == 1) and (
             (verdict.group(1) == "Yes") == (int(asked.group(1)) >= int(floors[0])))
     answer = str(meta.get("answer", ""))
+    if meta.get("template") == "doc:consequence":
+        # "Why can two reports be compared by eye ...?" - "The bins are the same in every
+        # report, so two reports can be compared by eye.": the answer is what comes before "so"
+        before = re.match(r"(.+?), so (.+?)\.?$", gt)
+        return (question.startswith("Why ") and before is not None and answer == before.group(1)
+                and len(_content(answer) & _content(question)) * 2 < len(_content(answer)))
     cause = re.search(r"\b(because|so that|in order to)\b (.+?)\.?$", gt)
     return (question.startswith("Why ") and cause is not None
             and answer == f"{cause.group(1)} {cause.group(2)}"
@@ -168,7 +174,7 @@ def check(record: dict[str, Any]) -> list[str]:
             fails.append("type")
     if kind == "reasoning" or meta.get("template") in ("years_between", "which_first"):
         m = re.match(r"(\d+) years\.", gt)
-        if meta.get("template") in ("doc:python_support", "doc:cause"):
+        if meta.get("template") in ("doc:python_support", "doc:cause", "doc:consequence"):
             if not _doc_reasoning(q, gt, meta):
                 fails.append("type")
         elif m:

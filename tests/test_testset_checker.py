@@ -91,3 +91,14 @@ def test_the_oldest_python_two_pages_work_with_is_recomputed(check):
 
     assert check(record(f"Python 3.9. {idna} {rich}")) == []
     assert check(record(f"Python 3.8. {idna} {rich}")) == ["type"]
+
+
+def test_a_cause_before_so_is_checked_from_its_text(check):
+    sentence = "The bins are the same in every report, so two reports can be compared by eye."
+    why = _record("Why can two reports be compared by eye in ragmeter?", sentence,
+                  "Charts are binned. " + sentence, "The bins are the same in every report",
+                  "reasoning", template="doc:consequence")
+    assert check(why) == []
+    effect = _record("Why can two reports be compared by eye in ragmeter?", sentence, sentence,
+                     "two reports can be compared by eye", "reasoning", template="doc:consequence")
+    assert "type" in check(effect)

@@ -172,3 +172,20 @@ def test_licences_fill_at_most_their_share_and_every_record_names_its_template()
     assert templates["doc:lets_you"] == 3 and all(
         " lets you " in r.ground_truth for r in result.records if r.metadata["template"] == "doc:lets_you")
     assert len(result.records) < 20
+
+
+def test_a_cause_before_so_is_asked_why_its_effect_holds():
+    sentence = "The bins are the same in every report, so two reports can be compared by eye."
+    assert _asked(sentence, "ragmeter") == {
+        "Why can two reports be compared by eye in ragmeter?": "The bins are the same in every report"}
+    item = FilterInput("Why can two reports be compared by eye in ragmeter?", sentence,
+                       "The bins are the same in every report", (sentence,), (sentence,),
+                       derived="consequence", pages=("ragmeter",))
+    assert rule_reasons(item) == []
+    # the effect given as the answer is no derivation
+    assert rule_reasons(replace(item, answer="two reports can be compared by eye")) == [
+        "answer_in_question", "derivation_wrong"]
+    # a cause that names nothing, the reader as the cause, a pronoun in the effect
+    assert _asked("What is left is the change itself, so a real change is seen sooner.", "ragmeter") == {}
+    assert _asked("You do not use threads, so all the work starts from the main thread.", "threadpoolctl") == {}
+    assert _asked("Lower is better, so it is left out of the summary score.", "ragmeter") == {}

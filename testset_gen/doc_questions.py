@@ -218,7 +218,8 @@ REPL?" asks why it is possible, which the sentence ("..., so that data structure
 printed") does not say."""
 
 
-def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
+def cause_question(doc: "Doc", page: str, sentence: str,
+                   auxiliaries: frozenset[str] = CAUSE_AUXILIARIES) -> DocQuestion | None:
     """"Why is the context manager required in <page>?" from "The context manager is
     required so that the response will reliably be closed." (answer: "so that the response
     will reliably be closed"; a ``reasoning`` record: the question asks for the reason the
@@ -270,7 +271,7 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
         # was rated a misattribution); a passive of it stays ("Stream consumption is not
         # retried because ...")
         return None
-    if first.lower_ in CAUSE_AUXILIARIES and (first.dep_ in ("aux", "auxpass") or (
+    if first.lower_ in auxiliaries and (first.dep_ in ("aux", "auxpass") or (
             first.i == root.i and root.lemma_ == "be")):
         verb, rest = first.lower_, main[rest_start:].strip()
         body = f"why {verb} {subject_text} {rest}".strip()
@@ -282,6 +283,37 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
         return None
     answer = f"{cause.group('conn')} {cause.group('why')}"
     return DocQuestion(_qualified(body, page), answer, sentence, "cause")
+
+
+_SO = re.compile(r"^(?P<cause>[A-Z][^,]+), so (?P<effect>[a-z][^,]+)\.$")
+"""A cause stated before its effect: "The bins are the same in every report, so two reports
+can be compared by eye."."""
+
+
+def consequence_question(page: str, sentence: str) -> DocQuestion | None:
+    """"Why can two reports be compared by eye in ragmeter?" from "The bins are the same in
+    every report, so two reports can be compared by eye." (answer: the clause before ", so";
+    a ``reasoning`` record, as ``cause_question``). The effect is asked by the same rules
+    as a main clause before "because", so the same subjects and pronouns are refused."""
+    m = _SO.match(sentence)
+    if m is None or len(m.group("cause").split()) > 16:
+        return None
+    from ragmeter.local.syntax import parse
+
+    effect, cause = m.group("effect"), m.group("cause")
+    if re.match(r"(?:What|Which|Who|How|When|Where)\b", cause):
+        return None  # "What is left is the change itself, so ...": names nothing
+    as_cause = f"{effect[:1].upper()}{effect[1:]} because {cause}."
+    # "can" here asks why it is possible, which is what the sentence says ("..., so two
+    # reports can be compared by eye"), unlike a purpose after "so that"
+    asked = cause_question(parse([as_cause])[0], page, as_cause,
+                           CAUSE_AUXILIARIES | {"can", "will", "may"})
+    if asked is None or _PERSONAL.search(cause) or re.search(r"\byou\b", cause, re.I) or any(
+            w in _BACK for w in re.findall(r"[a-z]+", cause.lower())):
+        return None
+    first = effect.split()[0]  # capitalised to open the made sentence; lowercase again
+    text = re.sub(r"(?<= )" + re.escape(first[:1].upper() + first[1:]) + r"\b", first, asked.text, count=1)
+    return DocQuestion(text, cause, sentence, "consequence")
 
 
 PYTHON_RELEASES = (6, 13)
@@ -362,7 +394,7 @@ def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
              and len(s.split()) <= 40 and not _CODE_NAME.search(s)]
     patterned = [s for s in plain if re.match(r"(?:You can|Use|To|By default)\b", s)
                  or " defaults to " in s or " Python 3." in s or "licensed" in s.lower()
-                 or _CAUSE.search(s) or _LETS_YOU.match(s) or _USED_FOR.match(s)]
+                 or _CAUSE.search(s) or _LETS_YOU.match(s) or _USED_FOR.match(s) or _SO.match(s)]
     if not patterned:
         return []
     from ragmeter.local.syntax import parse
@@ -386,6 +418,9 @@ def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
     if _CAUSE.search(s):
         cause = cause_question(doc, page, s)
         return [cause] if cause is not None else []
+    if _SO.match(s):
+        so = consequence_question(page, s)
+        return [so] if so is not None else []
     lets = _LETS_YOU.match(s)
     if lets:
         q = _lets_you(doc, lets, page, s)

@@ -496,7 +496,8 @@ def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
     out = []
     for q in cq.documentation:
         source = _source_sentence(q.statement, cq.sentences)
-        kind, derived = ("reasoning", "cause") if q.template == "cause" else ("simple", "")
+        kind, derived = (("reasoning", q.template) if q.template in ("cause", "consequence")
+                         else ("simple", ""))
         supports = python_support(q, cq.page)
         if not supports:  # a floor is asked about a version beside it, not as written
             out.append(_Candidate(kind, q.text, q.statement, (cq.chunk_id,), (
@@ -885,7 +886,7 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
 
 
 DOC_DERIVED = ("doc:python_support", "doc:cause", "doc:which_licence", "doc:oldest_python",
-               "doc:shared_fact")
+               "doc:shared_fact", "doc:consequence")
 
 
 def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,

@@ -385,6 +385,17 @@ def _cause_ok(f: FilterInput) -> bool:
         len(told & _content(f.question)) * 2 < len(told))
 
 
+def _consequence_ok(f: FilterInput) -> bool:
+    """"Why can two reports be compared by eye ...?" - "The bins are the same in every
+    report, so two reports can be compared by eye.": the ground truth is the one source
+    sentence, the answer the clause before its ", so", and the question leaves most of
+    that clause's words to the answer."""
+    if not f.question.startswith("Why ") or list(f.source_sentences) != [f.ground_truth]:
+        return False
+    told = _content(f.answer)
+    return f.ground_truth.startswith(f.answer + ", so ") and len(told & _content(f.question)) * 2 < len(told)
+
+
 def _which_licence_ok(f: FilterInput) -> bool:
     """"Which uses the MIT license: FastAPI or Transformers?": the answer's sentence (first)
     states the licence asked and the other's sentence another one."""
@@ -430,6 +441,8 @@ def _derivation_ok(f: FilterInput) -> bool:
         return _python_support_ok(f)
     if f.derived == "cause":
         return _cause_ok(f)
+    if f.derived == "consequence":
+        return _consequence_ok(f)
     if f.derived == "which_licence":
         return _which_licence_ok(f)
     if f.derived == "years_between":
@@ -551,7 +564,7 @@ def _clause_of(statement: str, sentences: Sequence[str]) -> bool:
     return False
 
 
-ONE_SENTENCE_DERIVED = frozenset({"cause", "python_support"})
+ONE_SENTENCE_DERIVED = frozenset({"cause", "consequence", "python_support"})
 
 
 def absolute_cut(question: str, sentences: Sequence[str]) -> bool:
