@@ -19,7 +19,9 @@ How each evolution is made without an LLM, and how far it goes:
   recomputes the figure from the source sentences. On documentation pages: a stated Python
   floor asked about another version ("Can you use Rich with Python 3.7?" - "No. Rich
   requires Python 3.8 or later."), and a cause the page states ("Why is the context manager
-  required in ...?" - "so that ..."); the filter checks the verdict and the connective.
+  required in ...?" - "so that ..."; "Why can two reports be compared by eye in ragmeter?"
+  - "The bins are the same in every report, so ..."); the filter checks the verdict and the
+  connective.
 * **multi_context**: two chunks. Either they name the same entity
   (``KnowledgeGraph.bridges``) and the entity is described by what one chunk says of it
   and asked about with what the other says ("Who was born in the capital of Poland in
