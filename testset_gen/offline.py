@@ -933,13 +933,13 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
                           if meta.get("template") in DOC_DERIVED else [])
                 if c.question in taken or said in taken or any(s in taken for s in sources + stated):
                     continue
-                if any(room.get(k, 1) <= 0 for k in _caps(c)):
+                if any(room.get(cap, 1) <= 0 for cap in _caps(c)):
                     continue
                 taken.update((c.question, said, *sources, *stated))
                 held[c.question] = (said, *sources, *stated)
-                for k in _caps(c):
-                    if k in room:
-                        room[k] -= 1
+                for cap in _caps(c):
+                    if cap in room:
+                        room[cap] -= 1
                 picked.append(c)
                 break
             if len(picked) == n:
