@@ -1079,8 +1079,13 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     # the scarcest kinds choose first, so that a question text is never spent on a
     # plentiful type that a scarce one needed; what the local judge rejects is replaced
     # from the pool, round after round, until the type is full or its pool is spent
-    order_of_types = sorted(planned, key=lambda t: (_supply(pools[t].values()) - planned[t],
-                                                    EVOLUTION_TYPES.index(t)))
+    def _scarcity(t: str) -> float:
+        """A type whose distinct sentences cannot fill it chooses first, by how far short it
+        falls; the others by pool surplus, as before (on HaluEval every type's order stays)."""
+        supply = _supply(pools[t].values())
+        return supply - planned[t] if supply < planned[t] else len(pools[t]) - planned[t]
+
+    order_of_types = sorted(planned, key=lambda t: (_scarcity(t), EVOLUTION_TYPES.index(t)))
     pending: list[_Candidate] = []  # picked this round, not yet judged
 
     def _room() -> dict[str, int]:
