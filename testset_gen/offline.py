@@ -1081,7 +1081,9 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     # from the pool, round after round, until the type is full or its pool is spent
     def _scarcity(t: str) -> float:
         """A type whose distinct sentences cannot fill it chooses first, by how far short it
-        falls; the others by pool surplus, as before (on HaluEval every type's order stays)."""
+        falls; the others by pool surplus, as before. Measured: with every type ordered by
+        its distinct sentences HaluEval seed 53 wrote 52 records (one multi_context fewer);
+        with this rule, the same 53 as the old order, and the docs folder its 40."""
         supply = _supply(pools[t].values())
         return supply - planned[t] if supply < planned[t] else len(pools[t]) - planned[t]
 
