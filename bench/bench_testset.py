@@ -77,9 +77,12 @@ def quality(args: argparse.Namespace) -> None:
                                  derived={"years_between": "years_between",
                                           "which_first": "first", "span_years": "span",
                                           "doc:newer_python": "newer_python",
+                                          "doc:oldest_python": "oldest_python",
+                                          "doc:shared_fact": "shared_fact",
                                           "doc:which_licence": "which_licence",
                                           "doc:python_support": "python_support",
-                                          "doc:cause": "cause"}.get(r.metadata.get("template"), ""),
+                                          "doc:cause": "cause",
+                                          "doc:consequence": "consequence"}.get(r.metadata.get("template"), ""),
                                  pages=tuple(r.metadata.get("pages", ())) or (
                                      (r.metadata["page"],) if r.metadata.get("page") else ()))
                      for r in records]

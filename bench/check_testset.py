@@ -35,7 +35,10 @@ from typing import Any
 
 STOP = set("""a an the of in on at to and or for by with from as is was were are be been did does do
 what who whom when where which how many much why has have had it its this that these those
-happened first after years year can could should would will you your""".split())
+happened first after years year can could should would will you your
+oldest newer both""".split())
+"""Question words, and the words of a derivation ("first", "oldest", "newer", "both"): what the
+record computes, not a fact the contexts must write."""
 PRONOUNS = re.compile(r"\b(?:he|she|it|they|him|her|them|his|its|their|this|these|those)\b", re.I)
 OPEN = re.compile(r"^(?:Who|Whom|What|When|Where|Which|How|Why|By whom|In which|For how|Is|Are|Was|"
                   r"Were|Do|Does|Did|Has|Have|Had|Can)\b")
@@ -109,6 +112,12 @@ def _doc_reasoning(question: str, gt: str, meta: dict[str, Any]) -> bool:
         return bool(asked and verdict and len(floors) == 1) and (
             (verdict.group(1) == "Yes") == (int(asked.group(1)) >= int(floors[0])))
     answer = str(meta.get("answer", ""))
+    if meta.get("template") == "doc:consequence":
+        # "Why can two reports be compared by eye ...?" - "The bins are the same in every
+        # report, so two reports can be compared by eye.": the answer is what comes before "so"
+        before = re.match(r"(.+?), so (.+?)\.?$", gt)
+        return (question.startswith("Why ") and before is not None and answer == before.group(1)
+                and len(_content(answer) & _content(question)) * 2 < len(_content(answer)))
     cause = re.search(r"\b(because|so that|in order to)\b (.+?)\.?$", gt)
     return (question.startswith("Why ") and cause is not None
             and answer == f"{cause.group(1)} {cause.group(2)}"
@@ -129,7 +138,8 @@ def check(record: dict[str, Any]) -> list[str]:
         fails.append("standalone")
     derived = (re.match(r"(\d+) years\. (.*)$", gt)
                or re.match(r".*? first \(([^)]*)\); .*? (?:in|on) [^.]*\. (.*)$", gt)
-               or re.match(r"(Yes|No)\. (.*)$", gt))
+               or re.match(r"(Yes|No)\. (.*)$", gt)
+               or re.match(r"Python (3\.\d+)\. (.*)$", gt))
     stated = derived.group(2) if derived else gt
     sentences = [s for s in re.split(r"(?<=[.!?])\s+", stated) if s.strip()]
     # the generator leaves bracketed asides out of its statements ("listed by the Kennel Club
@@ -155,9 +165,16 @@ def check(record: dict[str, Any]) -> list[str]:
         each = all(any(_norm(s) in _norm(c) for s in sentences) for c in contexts)
         if len(ids) < 2 or not each:
             fails.append("type")
+    if meta.get("template") == "doc:oldest_python":
+        # "What is the oldest Python version that works with both X and Y?" - "Python 3.9.
+        # <X's floor> <Y's floor>": the higher of the two floors the sentences state
+        floors = [int(f) for f in re.findall(r"Python 3\.(\d+)(?:\+| or (?:later|higher|newer|above|"
+                                             r"greater)| and (?:higher|later|above|newer|up))", stated)]
+        if not derived or len(floors) != 2 or derived.group(1) != f"3.{max(floors)}":
+            fails.append("type")
     if kind == "reasoning" or meta.get("template") in ("years_between", "which_first"):
         m = re.match(r"(\d+) years\.", gt)
-        if meta.get("template") in ("doc:python_support", "doc:cause"):
+        if meta.get("template") in ("doc:python_support", "doc:cause", "doc:consequence"):
             if not _doc_reasoning(q, gt, meta):
                 fails.append("type")
         elif m:

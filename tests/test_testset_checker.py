@@ -77,3 +77,28 @@ def test_a_statement_without_the_contexts_bracketed_aside_is_stated(check):
     assert check(_record("Who lists the Lancashire Heeler as a vulnerable breed?",
                          "The Lancashire Heeler is listed by the Kennel Club as a rare breed.",
                          context, "the Kennel Club")) == ["answerable"]
+
+
+def test_the_oldest_python_two_pages_work_with_is_recomputed(check):
+    idna, rich = "This library supports Python 3.9 and higher.", "Rich requires Python 3.8 or later."
+    question = "What is the oldest Python version that works with both IDNA and Rich?"
+
+    def record(ground_truth: str) -> dict:
+        return {"question": question, "ground_truth": ground_truth,
+                "reference_contexts": ["IDNA is strict. " + idna, "Rich is fast. " + rich],
+                "reference_context_ids": ["c1", "c2"], "evolution_type": "multi_context",
+                "metadata": {"answer": ground_truth.split(". ")[0], "template": "doc:oldest_python"}}
+
+    assert check(record(f"Python 3.9. {idna} {rich}")) == []
+    assert check(record(f"Python 3.8. {idna} {rich}")) == ["type"]
+
+
+def test_a_cause_before_so_is_checked_from_its_text(check):
+    sentence = "The bins are the same in every report, so two reports can be compared by eye."
+    why = _record("Why can two reports be compared by eye in ragmeter?", sentence,
+                  "Charts are binned. " + sentence, "The bins are the same in every report",
+                  "reasoning", template="doc:consequence")
+    assert check(why) == []
+    effect = _record("Why can two reports be compared by eye in ragmeter?", sentence, sentence,
+                     "two reports can be compared by eye", "reasoning", template="doc:consequence")
+    assert "type" in check(effect)

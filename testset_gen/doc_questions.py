@@ -74,12 +74,28 @@ _INSTALL_WITH = re.compile(r"^You can " + _HEDGES + r"(?P<act>install .+?) (?P<h
 _USE_TO = re.compile(r"^(?:You can " + _HEDGES + r"use|Use) (?P<tool>.+?) to (?P<act>[a-z].+)\.$")
 _TO_DO = re.compile(r"^To (?P<act>[a-z][^,]+), (?:please )?(?P<can>you can )?" + _HEDGES
                     + r"(?P<instr>[a-z].+)\.$")
+_LETS_YOU = re.compile(r"^(?P<subject>[A-Z][\w .-]{1,40}?) (?P<verb>lets|allows|enables) "
+                       r"(?P<who>you|users|developers) (?:to )?(?P<act>[a-z][^,]+)\.$")
+"""What a named thing is for, as the page says it: "PySocks lets you send traffic through
+SOCKS and HTTP proxy servers." -> "What does PySocks let you do?"."""
+
+_USED_FOR = re.compile(r"^(?P<subject>[A-Z][\w .-]{1,40}?) (?P<be>is|are) (?:mainly |primarily |mostly )?"
+                       r"(?P<how>used|designed|intended) (?P<prep>to|for) (?P<purpose>[a-z][^,]+)\.$")
+"""A purpose stated of a named thing: "The selenium package is used to automate web browser
+interaction from Python." -> "What is the selenium package used for?"."""
+
+_SELF_NAMED = re.compile(r"^(?:this|the) (?:\w+ )?(?:library|package|project|module|framework)$", re.I)
+"""A subject naming the page ("This Python module", "The library"): asked as the page."""
+
 _BY_DEFAULT = re.compile(r"^By default,? (?P<rest>[A-Za-z].+)\.$")
 _DEFAULTS_TO = re.compile(r"^(?P<subject>(?:The |the )?[A-Za-z][\w .-]{2,40}?) defaults to "
                           r"(?P<value>[^,]+)\.$")
-_PYTHON = re.compile(r"^(?P<subject>.+?) (?P<verb>requires|supports|needs) Python "
+_PYTHON = re.compile(r"^(?P<subject>.+?) (?P<verb>requires|supports|needs|works with) Python "
                      r"(?P<ver>3\.\d+)(?P<tail> or (?:later|higher|newer|above|greater)|"
-                     r" and (?:higher|later|above|newer|up)|\+)\.$")
+                     r" and (?:higher|later|above|newer|up)|\+)"
+                     # "Transformers works with Python 3.11+, and PyTorch 2.6+.": another
+                     # requirement after the floor stays in the statement, not in the answer
+                     r"(?:,? and [A-Z][\w.+ -]*)?\.$")
 _LICENSED_UNDER = re.compile(
     r"^(?P<subject>.+?) (?:is|has been|are) (?:licensed|released|distributed) under "
     r"(?:the terms of )?(?:the )?(?P<lic>(?:[A-Z][\w.-]*)(?: [A-Z][\w.-]*)?)(?: [Ll]icen[cs]e)?\b")
@@ -202,7 +218,8 @@ REPL?" asks why it is possible, which the sentence ("..., so that data structure
 printed") does not say."""
 
 
-def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
+def cause_question(doc: "Doc", page: str, sentence: str,
+                   auxiliaries: frozenset[str] = CAUSE_AUXILIARIES) -> DocQuestion | None:
     """"Why is the context manager required in <page>?" from "The context manager is
     required so that the response will reliably be closed." (answer: "so that the response
     will reliably be closed"; a ``reasoning`` record: the question asks for the reason the
@@ -230,17 +247,18 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
     if subject[0].i != 0 or subject[-1].idx >= len(main):
         return None  # the subject opens the sentence
     head = subjects[0]
-    if head.lower_ != "you" and (head.pos_ not in ("NOUN", "PROPN") or any(
+    self_named = bool(_SELF_NAMED.match(main[:subject[-1].idx + len(subject[-1].text)]))
+    if head.lower_ != "you" and not self_named and (head.pos_ not in ("NOUN", "PROPN") or any(
             t.lower_ in ("it", "this", "that", "these", "those", "they", "its", "their")
             for t in subject)):
-        return None
+        return None  # "This framework" is the page's name for itself: asked as the page
     after_subject = [t for t in toks if t.i > subject[-1].i]
     if not after_subject or any(t.lower_ in _BACK for t in after_subject):
         return None  # "Chardet reads a part of it": "it" is the sentence before's
-    subject_text = main[:subject[-1].idx + len(subject[-1].text)]
+    subject_text = page if self_named else main[:subject[-1].idx + len(subject[-1].text)]
     # "Stream consumption" opening the sentence is "stream consumption" inside the question;
     # a name ("Rich") keeps its capital
-    if subject[0].tag_ not in ("NNP", "NNPS") and not subject[0].text.isupper():
+    if not self_named and subject[0].tag_ not in ("NNP", "NNPS") and not subject[0].text.isupper():
         subject_text = subject_text[:1].lower() + subject_text[1:]
     first = after_subject[0]
     if head.lower_ == "you" and first.lower_ not in ("should", "must"):
@@ -253,7 +271,7 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
         # was rated a misattribution); a passive of it stays ("Stream consumption is not
         # retried because ...")
         return None
-    if first.lower_ in CAUSE_AUXILIARIES and (first.dep_ in ("aux", "auxpass") or (
+    if first.lower_ in auxiliaries and (first.dep_ in ("aux", "auxpass") or (
             first.i == root.i and root.lemma_ == "be")):
         verb, rest = first.lower_, main[rest_start:].strip()
         body = f"why {verb} {subject_text} {rest}".strip()
@@ -265,6 +283,37 @@ def cause_question(doc: "Doc", page: str, sentence: str) -> DocQuestion | None:
         return None
     answer = f"{cause.group('conn')} {cause.group('why')}"
     return DocQuestion(_qualified(body, page), answer, sentence, "cause")
+
+
+_SO = re.compile(r"^(?P<cause>[A-Z][^,]+), so (?P<effect>[a-z][^,]+)\.$")
+"""A cause stated before its effect: "The bins are the same in every report, so two reports
+can be compared by eye."."""
+
+
+def consequence_question(page: str, sentence: str) -> DocQuestion | None:
+    """"Why can two reports be compared by eye in ragmeter?" from "The bins are the same in
+    every report, so two reports can be compared by eye." (answer: the clause before ", so";
+    a ``reasoning`` record, as ``cause_question``). The effect is asked by the same rules
+    as a main clause before "because", so the same subjects and pronouns are refused."""
+    m = _SO.match(sentence)
+    if m is None or len(m.group("cause").split()) > 16:
+        return None
+    from ragmeter.local.syntax import parse
+
+    effect, cause = m.group("effect"), m.group("cause")
+    if re.match(r"(?:What|Which|Who|How|When|Where)\b", cause):
+        return None  # "What is left is the change itself, so ...": names nothing
+    as_cause = f"{effect[:1].upper()}{effect[1:]} because {cause}."
+    # "can" here asks why it is possible, which is what the sentence says ("..., so two
+    # reports can be compared by eye"), unlike a purpose after "so that"
+    asked = cause_question(parse([as_cause])[0], page, as_cause,
+                           CAUSE_AUXILIARIES | {"can", "will", "may"})
+    if asked is None or _PERSONAL.search(cause) or re.search(r"\byou\b", cause, re.I) or any(
+            w in _BACK for w in re.findall(r"[a-z]+", cause.lower())):
+        return None
+    first = effect.split()[0]  # capitalised to open the made sentence; lowercase again
+    text = re.sub(r"(?<= )" + re.escape(first[:1].upper() + first[1:]) + r"\b", first, asked.text, count=1)
+    return DocQuestion(text, cause, sentence, "consequence")
 
 
 PYTHON_RELEASES = (6, 13)
@@ -289,6 +338,53 @@ def python_support(q: DocQuestion, page: str) -> list[DocQuestion]:
     return out
 
 
+def _named_subject(subject: str, page: str) -> str | None:
+    """The subject of a "lets you" / "is used for" sentence as a question names it: the
+    page for a self-reference ("This Python module" on the PySocks page); a name of a few
+    words as written, "The" lowered ("the Realtime API"); ``None`` for a pronoun, an
+    indefinite ("A C extension module is used for ...": which one?) or a common noun with
+    no capital ("the cache")."""
+    if _SELF_NAMED.match(subject) or _about_page(subject, page):
+        return page
+    words = subject.split()
+    if len(words) > 4 or words[0].lower() in ("a", "an", "it", "this", "that", "these", "those",
+                                              "they", "which", "each", "every", "some"):
+        return None
+    if words[0] == "The":
+        if not any(w[:1].isupper() for w in words[1:]):
+            return None
+        return "the " + " ".join(words[1:])
+    return subject if subject[:1].isupper() else None
+
+
+def _lets_you(doc: "Doc", m: "re.Match[str]", page: str, sentence: str) -> DocQuestion | None:
+    """"What does PySocks let you do?" (answer: "send traffic through SOCKS and HTTP proxy
+    servers"): only a verb's base form after "to", at most ``HOW_CAN_ANSWER_WORDS`` words,
+    and no reader or writer inside it ("fine-tune your own ...": whose?)."""
+    subject = _named_subject(m.group("subject"), page)
+    act = m.group("act")
+    if (subject is None or not _starts_with_verb(doc, act) or _PERSONAL.search(act)
+            or len(act.split()) > HOW_CAN_ANSWER_WORDS):
+        return None
+    verb = {"lets": "let", "allows": "allow", "enables": "enable"}[m.group("verb")]
+    to = "" if verb == "let" else "to "
+    return DocQuestion(_qualified(f"what does {subject} {verb} {m.group('who')} {to}do", page),
+                       act, sentence, "lets_you")
+
+
+def _used_for(doc: "Doc", m: "re.Match[str]", page: str, sentence: str) -> DocQuestion | None:
+    """"What is the selenium package used for?" (answer: "to automate web browser
+    interaction from Python"); "designed" and "intended" alike."""
+    subject = _named_subject(m.group("subject"), page)
+    purpose = m.group("purpose")
+    if (subject is None or _PERSONAL.search(purpose) or len(purpose.split()) > HOW_CAN_ANSWER_WORDS
+            or (m.group("prep") == "to" and not _starts_with_verb(doc, purpose))
+            or purpose.startswith(("be ", "use ", "work "))):
+        return None  # "is designed to be used either as ...": a manner, not a purpose
+    body = f"what {m.group('be')} {subject} {m.group('how')} for"
+    return DocQuestion(_qualified(body, page), f"{m.group('prep')} {purpose}", sentence, "used_for")
+
+
 def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
     """The questions the patterns above make from a page's ``sentences`` (``page``: its
     subject's name; without one, none)."""
@@ -298,7 +394,7 @@ def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
              and len(s.split()) <= 40 and not _CODE_NAME.search(s)]
     patterned = [s for s in plain if re.match(r"(?:You can|Use|To|By default)\b", s)
                  or " defaults to " in s or " Python 3." in s or "licensed" in s.lower()
-                 or _CAUSE.search(s)]
+                 or _CAUSE.search(s) or _LETS_YOU.match(s) or _USED_FOR.match(s) or _SO.match(s)]
     if not patterned:
         return []
     from ragmeter.local.syntax import parse
@@ -322,6 +418,17 @@ def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
     if _CAUSE.search(s):
         cause = cause_question(doc, page, s)
         return [cause] if cause is not None else []
+    if _SO.match(s):
+        so = consequence_question(page, s)
+        return [so] if so is not None else []
+    lets = _LETS_YOU.match(s)
+    if lets:
+        q = _lets_you(doc, lets, page, s)
+        return [q] if q is not None else []
+    used = _USED_FOR.match(s)
+    if used:
+        q = _used_for(doc, used, page, s)
+        return [q] if q is not None else []
     use = _USE_TO.match(s)
     if use and use.group("act").count(",") <= 1 and _starts_with_verb(doc, use.group("act")) \
             and not re.match(r"(?:it|them|this|that|these)\b", use.group("tool")):
@@ -359,8 +466,9 @@ def _asked(s: str, doc: "Doc", page: str) -> list[DocQuestion]:
         return out
     python = _PYTHON.match(s)
     if python and _about_page(python.group("subject"), page):
-        verb = {"requires": "require", "supports": "support", "needs": "need"}[python.group("verb")]
-        versions = "version" if verb != "support" else "versions"
+        verb = {"requires": "require", "supports": "support", "needs": "need",
+                "works with": "work with"}[python.group("verb")]
+        versions = "version" if verb not in ("support", "work with") else "versions"
         answer = f"{python.group('ver')}{python.group('tail')}"  # "Python" is in the question
         out.append(DocQuestion(f"Which Python {versions} does {page} {verb}?", answer, s,
                                "python", python.group("ver")))

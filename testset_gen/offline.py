@@ -19,7 +19,9 @@ How each evolution is made without an LLM, and how far it goes:
   recomputes the figure from the source sentences. On documentation pages: a stated Python
   floor asked about another version ("Can you use Rich with Python 3.7?" - "No. Rich
   requires Python 3.8 or later."), and a cause the page states ("Why is the context manager
-  required in ...?" - "so that ..."); the filter checks the verdict and the connective.
+  required in ...?" - "so that ..."; "Why can two reports be compared by eye in ragmeter?"
+  - "The bins are the same in every report, so ..."); the filter checks the verdict and the
+  connective.
 * **multi_context**: two chunks. Either they name the same entity
   (``KnowledgeGraph.bridges``) and the entity is described by what one chunk says of it
   and asked about with what the other says ("Who was born in the capital of Poland in
@@ -31,9 +33,17 @@ How each evolution is made without an LLM, and how far it goes:
   by "and". Reference contexts: both chunks; ground truth: both statements. On
   documentation pages: two pages' licences or Python floors compared ("Which license do
   FastAPI and Typer both use?", "Which uses the MIT license: FastAPI or Transformers?",
-  "Which requires a newer Python version: IDNA or Rich?").
+  "Which requires a newer Python version: IDNA or Rich?", "What is the oldest Python
+  version that works with both HTTPX and Rich?"), or one documentation question two pages
+  answer alike ("What do you use to report a security vulnerability in both urllib3 and
+  websockets?").
 * **conditional**: not written (a premise made by rules narrows nothing); asked-for
   conditional records are a reported shortfall.
+
+The mix: every record names its template (``metadata["template"]``); licence questions
+fill at most ``LICENCE_SHARE`` of the size asked and each documentation template at most
+``TEMPLATE_SHARE``, as definitions and birth comparisons are capped, so that no one kind of
+question fills a set.
 
 Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them (one clause
 each). A claim whose subject came from resolving a pronoun is dropped by the filter: a
@@ -56,7 +66,7 @@ import re
 import warnings
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ragmeter.local.nlp import normalise_entity, normalise_text
 
@@ -92,6 +102,27 @@ bracketed birth date, and without a cap they were 30 of 30 derived records on se
 
 BIRTH = "birth"
 """``metadata["compared"]`` of a birth-date comparison."""
+
+LICENCE_SHARE = 0.1
+"""At most this share of the size asked are about a licence ("Which license does Uvicorn
+use?", "What is dill distributed under?", "Which license do Starlette and Uvicorn both
+use?"), whatever their template or type. Nearly every README states its licence in one
+plain sentence that the rules always ask, so without a cap licences were 12 of 36 records
+on the docs folder (seed 61) and 9 of 22 read on seed 67: every one right, but a set no
+user would choose. One in ten still tests that a licence is found; the lead asked 10-15%."""
+
+LICENCE = "licence"
+"""``metadata["topic"]`` of a record about a licence (``LICENCE_SHARE``)."""
+
+_LICENCE_WORDS = re.compile(r"\blicen[cs]", re.I)
+
+TEMPLATE_SHARE = 0.15
+"""At most this share of the size asked comes from one documentation template
+(``metadata["template"]`` starting "doc:"): each asks one fixed question form ("Can you use
+X with Python 3.7?", "What do you use to ... in X?"), and a set of nine "Can you use X with
+Python 3.N?" tests one skill nine times. 15%: above the licence cap, so that it binds only on
+a folder where one form is most of what the pages state; the statement rules' templates
+("object:what") are many verbs and forms each and are not capped."""
 
 JUDGE_ROUNDS = 4
 """Rounds of pick -> local-judge check -> replace the rejected, before a type is short."""
@@ -467,7 +498,8 @@ def _documentation(cq: _ChunkQuestions) -> list[_Candidate]:
     out = []
     for q in cq.documentation:
         source = _source_sentence(q.statement, cq.sentences)
-        kind, derived = ("reasoning", "cause") if q.template == "cause" else ("simple", "")
+        kind, derived = (("reasoning", q.template) if q.template in ("cause", "consequence")
+                         else ("simple", ""))
         supports = python_support(q, cq.page)
         if not supports:  # a floor is asked about a version beside it, not as written
             out.append(_Candidate(kind, q.text, q.statement, (cq.chunk_id,), (
@@ -540,8 +572,27 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
                     ("pages", [page_a, page_b]), ("source_sentences", [one.statement, two.statement])),
                 derived="which_licence"))
             break
+    out += _shared_facts(chunks, rng)
     pythons = _page_facts(chunks, "python")
     rng.shuffle(pythons)
+    used.clear()
+    for i, (a, ca) in enumerate(pythons):
+        for b, cb in pythons[i + 1:]:
+            if ca.page in used or cb.page in used:
+                continue
+            used.update((ca.page, cb.page))
+            (new, cn), (old, co) = sorted(((a, ca), (b, cb)), key=lambda p: tuple(
+                int(x) for x in p[0].fact.split(".")), reverse=True)
+            in_order = sorted((cn.page, co.page), key=str.lower)
+            out.append(_Candidate(
+                "multi_context", "What is the oldest Python version that works with both "
+                f"{in_order[0]} and {in_order[1]}?",
+                f"Python {new.fact}. {new.statement} {old.statement}", (cn.chunk_id, co.chunk_id), (
+                    ("answer", f"Python {new.fact}"), ("template", "doc:oldest_python"),
+                    ("page", in_order[0]), ("pages", in_order),
+                    ("source_sentences", [new.statement, old.statement])),
+                derived="oldest_python"))
+            break
     used.clear()
     for i, (a, ca) in enumerate(pythons):
         for b, cb in pythons[i + 1:]:
@@ -562,6 +613,44 @@ def _page_comparisons(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> 
                     ("pages", in_order), ("source_sentences", [new.statement, old.statement])),
                 derived="newer_python"))
             break
+    return out
+
+
+SHARED_TEMPLATES = frozenset({"to_use", "use_to", "how_can", "to_do", "default", "cause",
+                              "lets_you", "used_for"})
+"""Documentation questions whose answer two pages can state alike ("To report a security
+vulnerability, please use the Tidelift security contact." on AnyIO's, urllib3's and
+websockets' READMEs); licences and Python floors are compared by their own templates."""
+
+
+def _shared_facts(chunks: Sequence[_ChunkQuestions], rng: random.Random) -> list[_Candidate]:
+    """"What do you use to report a security vulnerability in both AnyIO and urllib3?":
+    one documentation question asked of two pages whose sentences give the same answer; a
+    multi_context record that needs both (each page states it of itself only). The
+    question must end with "in <page>?" so that "in both A and B?" replaces it; each page
+    serves one such record. Ground truth: the two sentences (once when the pages write the
+    same sentence)."""
+    groups: dict[tuple[str, str, str], list[tuple[DocQuestion, _ChunkQuestions]]] = {}
+    for cq in chunks:
+        for q in cq.documentation:
+            tail = f" in {cq.page}?"
+            if q.template in SHARED_TEMPLATES and q.text.endswith(tail):
+                key = (q.template, q.text[:-len(tail)], normalise_text(q.answer))
+                if all(other.page != cq.page for _, other in groups.get(key, [])):
+                    groups.setdefault(key, []).append((q, cq))
+    out: list[_Candidate] = []
+    for (template, body, _), members in sorted(groups.items()):
+        rng.shuffle(members)
+        for (a, ca), (b, cb) in zip(members[::2], members[1::2]):
+            (one, c1), (two, c2) = sorted(((a, ca), (b, cb)), key=lambda p: p[1].page.lower())
+            said = one.statement if one.statement == two.statement else f"{one.statement} {two.statement}"
+            out.append(_Candidate(
+                "multi_context", f"{body} in both {c1.page} and {c2.page}?", said,
+                (c1.chunk_id, c2.chunk_id), (
+                    ("answer", one.answer), ("template", "doc:shared_fact"),
+                    ("page", c1.page), ("pages", [c1.page, c2.page]),
+                    ("source_sentences", [one.statement, two.statement])),
+                derived="shared_fact"))
     return out
 
 
@@ -798,15 +887,23 @@ def _multi(a: _ChunkQuestions, b: _ChunkQuestions, entity: str) -> list[_Candida
 # --- choosing ------------------------------------------------------------------------
 
 
-DOC_DERIVED = ("doc:python_support", "doc:cause", "doc:which_licence")
+DOC_DERIVED = ("doc:python_support", "doc:cause", "doc:which_licence", "doc:oldest_python",
+               "doc:shared_fact", "doc:consequence")
 
 
 def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
-          taken: set[str]) -> list[_Candidate]:
+          taken: set[str], room: dict[str, int] | None = None,
+          held: dict[str, tuple[str, ...]] | None = None) -> list[_Candidate]:
     """``n`` candidates spread over chunks: a seeded shuffle of the chunk groups, then one
     from each group in turn, so that no chunk supplies most of a type. Within a group the
     better template comes first, then shorter questions (by steps of 60 characters: long
-    ones are mostly long because their statement is), in seeded random order otherwise."""
+    ones are mostly long because their statement is), in seeded random order otherwise.
+    ``room``: capped class (``_caps``) -> records it may still add; a candidate of a full
+    class is passed over, and each pick takes one from each of its classes. ``held``:
+    question -> the statement keys its pick put into ``taken``, for giving them back when
+    the local judge rejects it."""
+    room = {} if room is None else room
+    held = {} if held is None else held
     groups: dict[tuple[str, ...], list[_Candidate]] = {}
     for c in candidates:
         groups.setdefault(c.chunk_ids, []).append(c)
@@ -836,12 +933,50 @@ def _pick(candidates: Sequence[_Candidate], n: int, rng: random.Random,
                           if meta.get("template") in DOC_DERIVED else [])
                 if c.question in taken or said in taken or any(s in taken for s in sources + stated):
                     continue
+                if any(room.get(cap, 1) <= 0 for cap in _caps(c)):
+                    continue
                 taken.update((c.question, said, *sources, *stated))
+                held[c.question] = (said, *sources, *stated)
+                for cap in _caps(c):
+                    if cap in room:
+                        room[cap] -= 1
                 picked.append(c)
                 break
             if len(picked) == n:
                 break
     return picked
+
+
+def topic(c: _Candidate) -> str:
+    """``LICENCE`` when the question or its answer is about a licence, else ""."""
+    meta = dict(c.meta)
+    # the answer only when it is the licence ("What is dill distributed under?" - "a
+    # 3-clause BSD license"), not a definition that mentions one ("What is Sorted
+    # Containers?" - "an Apache2 licensed sorted collections library")
+    named = re.search(r"licen[cs]e$", str(meta.get("answer", "")).strip(), re.I)
+    return LICENCE if ("licence" in str(meta.get("template", "")) or named
+                       or _LICENCE_WORDS.search(c.question)) else ""
+
+
+def _caps(c: _Candidate) -> tuple[str, ...]:
+    """The capped classes a candidate counts against: its documentation template and its
+    topic (set-wide, ``TEMPLATE_SHARE``, ``LICENCE_SHARE``)."""
+    template = str(dict(c.meta).get("template", ""))
+    return tuple(k for k in (template if template.startswith("doc:") else "", topic(c)) if k)
+
+
+def _supply(pool: "Iterable[_Candidate]") -> float:
+    """How many records a pool can give, about: its distinct source sentences over the
+    sentences a candidate uses (one record per statement). Not the pool's size: page
+    comparisons are drawn again after every batch, and on the docs folder 51 multi_context
+    candidates paired the same dozen sentences, so multi_context chose last and found every
+    sentence spent (2 of 15 written)."""
+    pool = list(pool)
+    if not pool:
+        return 0.0
+    sentences = {s for c in pool for s in dict(c.meta).get("source_sentences", ())}
+    per = sum(max(1, len(dict(c.meta).get("source_sentences", ()))) for c in pool) / max(1, len(pool))
+    return len(sentences) / per
 
 
 def _record(c: _Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
@@ -855,6 +990,7 @@ def _record(c: _Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
         reference_context_ids=list(c.chunk_ids),
         sources=[ch.source_metadata() for ch in chunks],
         metadata={"generator": "offline", "seed": seed, **dict(c.meta),
+                  **({"topic": topic(c)} if topic(c) else {}),
                   **({"subject": c.subject} if c.subject else {}),
                   **({"subject_label": c.subject_label} if c.subject_label else {})},
     )
@@ -938,39 +1074,68 @@ def generate_offline(graph: KnowledgeGraph, size: int,
             break
 
     taken: set[str] = set()
+    held: dict[str, tuple[str, ...]] = {}
     chosen: dict[str, list[_Candidate]] = {t: [] for t in planned}
     # the scarcest kinds choose first, so that a question text is never spent on a
     # plentiful type that a scarce one needed; what the local judge rejects is replaced
     # from the pool, round after round, until the type is full or its pool is spent
-    order_of_types = sorted(planned, key=lambda t: (len(pools[t]) - planned[t],
-                                                    EVOLUTION_TYPES.index(t)))
+    def _scarcity(t: str) -> float:
+        """A type whose distinct sentences cannot fill it chooses first, by how far short it
+        falls; the others by pool surplus, as before. Measured: with every type ordered by
+        its distinct sentences HaluEval seed 53 wrote 52 records (one multi_context fewer);
+        with this rule, the same 53 as the old order, and the docs folder its 40."""
+        supply = _supply(pools[t].values())
+        return supply - planned[t] if supply < planned[t] else len(pools[t]) - planned[t]
+
+    order_of_types = sorted(planned, key=lambda t: (_scarcity(t), EVOLUTION_TYPES.index(t)))
+    pending: list[_Candidate] = []  # picked this round, not yet judged
+
+    def _room() -> dict[str, int]:
+        """Records each set-wide capped class may still add: its cap less those chosen and
+        those picked this round for other types."""
+        counted = Counter(k for t in chosen for c in chosen[t] for k in _caps(c))
+        counted.update(k for c in pending for k in _caps(c))
+        keys = {k for t in planned for c in pools[t].values() for k in _caps(c)}
+        # at least one of each on a small set: a cap is a share, not a ban
+        return {k: max(1, round((LICENCE_SHARE if k == LICENCE else TEMPLATE_SHARE) * size))
+                - counted[k] for k in keys}
+
     def _picks(t: str) -> list[_Candidate]:
+        """The next picks of type ``t``: first candidates of no second-tier class; then
+        definitions (simple), birth comparisons (the derived types) and licences only fill
+        what those leave, each up to its share, as does every documentation template."""
         need = planned[t] - len(chosen[t])
-        if t != "simple":
-            # birth comparisons only fill what the other derived questions leave, up to
-            # their share, as definitions do for simple records
-            other = [c for c in pools[t].values() if dict(c.meta).get("compared") != BIRTH]
-            births = [c for c in pools[t].values() if dict(c.meta).get("compared") == BIRTH]
-            got = _pick(other, need, rng, taken)
-            allowed = int(BIRTH_SHARE * planned[t]) - sum(
-                1 for c in chosen[t] if dict(c.meta).get("compared") == BIRTH)
-            return got + _pick(births, max(0, min(need - len(got), allowed)), rng, taken)
-        # definitions only fill what the other simple questions leave, up to their share
-        plain = [c for c in pools[t].values() if dict(c.meta).get("wh") != "define"]
-        defined = [c for c in pools[t].values() if dict(c.meta).get("wh") == "define"]
-        got = _pick(plain, need, rng, taken)
-        allowed = int(DEFINITION_SHARE * planned[t]) - sum(
-            1 for c in chosen[t] if dict(c.meta).get("wh") == "define")
-        return got + _pick(defined, max(0, min(need - len(got), allowed)), rng, taken)
+        if t == "simple":
+            second = lambda c: dict(c.meta).get("wh") == "define"  # noqa: E731
+            share = DEFINITION_SHARE
+        else:
+            second = lambda c: dict(c.meta).get("compared") == BIRTH  # noqa: E731
+            share = BIRTH_SHARE
+        room = _room()
+        first = [c for c in pools[t].values() if not second(c) and topic(c) != LICENCE]
+        got = _pick(first, need, rng, taken, room, held)
+        allowed = int(share * planned[t]) - sum(1 for c in chosen[t] if second(c))
+        got += _pick([c for c in pools[t].values() if second(c) and topic(c) != LICENCE],
+                     max(0, min(need - len(got), allowed)), rng, taken, room, held)
+        got += _pick([c for c in pools[t].values() if topic(c) == LICENCE],
+                     need - len(got), rng, taken, room, held)
+        pending.extend(got)
+        return got
 
     for _ in range(JUDGE_ROUNDS):
+        pending.clear()
         picked = [(t, c) for t in order_of_types for c in _picks(t)]
+        pending.clear()
         if not picked:
             break
         verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])
         for (t, c), reasons in zip(picked, verdicts):
             if reasons:
                 rejected[t].update(reasons)
+                # its statements are free again for another question (the question text
+                # stays taken): on the docs folder a rejected Python comparison had spent
+                # two pages' floors that no other record could then use
+                taken.difference_update(held.pop(c.question, ()))
             else:
                 chosen[t].append(c)
     records = [_record(c, graph, seed) for t in EVOLUTION_TYPES for c in chosen.get(t, [])]

@@ -171,7 +171,10 @@ def subordinate_clause(question: str) -> bool:
     from ragmeter.local.syntax import parse
 
     doc = parse([question])[0]
+    # "What does PySocks let you do?": the parser makes "you" the subject of a clause under
+    # "let"/"allow"/"enable"; it is their object, one clause
     return any(t.dep_ in ("advcl", "ccomp", "conj") and t.pos_ in ("VERB", "AUX")
+               and not (t.dep_ == "ccomp" and t.head.lemma_ in ("let", "allow", "enable"))
                and any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ not in ("who", "that", "which")
                        for c in t.children)
                for t in doc)
@@ -382,6 +385,17 @@ def _cause_ok(f: FilterInput) -> bool:
         len(told & _content(f.question)) * 2 < len(told))
 
 
+def _consequence_ok(f: FilterInput) -> bool:
+    """"Why can two reports be compared by eye ...?" - "The bins are the same in every
+    report, so two reports can be compared by eye.": the ground truth is the one source
+    sentence, the answer the clause before its ", so", and the question leaves most of
+    that clause's words to the answer."""
+    if not f.question.startswith("Why ") or list(f.source_sentences) != [f.ground_truth]:
+        return False
+    told = _content(f.answer)
+    return f.ground_truth.startswith(f.answer + ", so ") and len(told & _content(f.question)) * 2 < len(told)
+
+
 def _which_licence_ok(f: FilterInput) -> bool:
     """"Which uses the MIT license: FastAPI or Transformers?": the answer's sentence (first)
     states the licence asked and the other's sentence another one."""
@@ -395,13 +409,40 @@ def _which_licence_ok(f: FilterInput) -> bool:
         re.search(r"licen[cs]", second, re.I))
 
 
+def _oldest_python_ok(f: FilterInput) -> bool:
+    """"What is the oldest Python version that works with both X and Y?": each of the two
+    sentences states one floor, and the ground truth opens with the higher of them
+    ("Python 3.9. ..."), the answer's sentence first."""
+    floors = [[int(m) for m in _FLOOR.findall(s)] for s in f.source_sentences]
+    opened = re.match(r"Python 3\.(\d+)\. ", f.ground_truth)
+    if opened is None or len(floors) != 2 or any(len(p) != 1 for p in floors):
+        return False
+    return int(opened.group(1)) == max(floors[0][0], floors[1][0]) == floors[0][0] and (
+        f.answer == f"Python 3.{opened.group(1)}")
+
+
+def _shared_fact_ok(f: FilterInput) -> bool:
+    """"What do you use to ... in both A and B?": two source sentences, one in each
+    context, each stating the answer, and the ground truth made of them."""
+    if len(f.source_sentences) != 2 or len(f.contexts) != 2 or " in both " not in f.question:
+        return False
+    return all(f.answer.lower() in s.lower() and s in c and s in f.ground_truth
+               for s, c in zip(f.source_sentences, f.contexts))
+
+
 def _derivation_ok(f: FilterInput) -> bool:
+    if f.derived == "oldest_python":
+        return _oldest_python_ok(f)
+    if f.derived == "shared_fact":
+        return _shared_fact_ok(f)
     if f.derived == "newer_python":
         return _newer_python_ok(f)
     if f.derived == "python_support":
         return _python_support_ok(f)
     if f.derived == "cause":
         return _cause_ok(f)
+    if f.derived == "consequence":
+        return _consequence_ok(f)
     if f.derived == "which_licence":
         return _which_licence_ok(f)
     if f.derived == "years_between":
@@ -523,7 +564,7 @@ def _clause_of(statement: str, sentences: Sequence[str]) -> bool:
     return False
 
 
-ONE_SENTENCE_DERIVED = frozenset({"cause", "python_support"})
+ONE_SENTENCE_DERIVED = frozenset({"cause", "consequence", "python_support"})
 
 
 def absolute_cut(question: str, sentences: Sequence[str]) -> bool:
@@ -626,7 +667,10 @@ def rule_reasons(f: FilterInput) -> list[str]:
                           # United States forces?": a light verb or an agent asks anything
                           or re.match(r"what (?:does|did|do|has|have|had) .*\b(?:have|has|had)\b", q.lower())
                           or re.match(r"what (?:was|were|is|are) \w+ by\b", q.lower())
-                          or (words and words[0] == "what" and words[-1] in LIGHT_VERBS)
+                          or (words and words[0] == "what" and words[-1] in LIGHT_VERBS
+                              # "What does PySocks let you do?" asks what the page says it is for
+                              and not re.search(r"\b(?:let|allow|enable) (?:you|users|developers)"
+                                                r" (?:to )?do\?$", q))
                           # a subject "what" with a lexical verb asks for anything that does
                           # it: "What rises near Tazewell, Virginia?"
                           or re.match(r"what (?!(?:is|was|are|were|do|does|did|has|have|had|"
