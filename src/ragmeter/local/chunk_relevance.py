@@ -833,12 +833,10 @@ class ChunkRelevanceScorer:
         and "sailors" 0.67 come close behind (things of the same field, not the same
         thing), and a unit is near any other unit ("seconds" for "minutes" 0.67, "days" for
         "years" 0.44) while 24 seconds is no number of minutes."""
-        if not self.lexical.embeddings:
+        encoded = self._word_vectors(question, passage)
+        if encoded is None:
             return frozenset()
-        tokens = self.lexical.encoder.tokens
-        if not all(tokens.fits([question, passage])):
-            return frozenset()
-        q, p = tokens.encode([question, passage])
+        q, p = encoded
         rows = [i for i, w in enumerate(q.words) if w == noun]
         if not rows:
             return frozenset()
@@ -853,13 +851,20 @@ class ChunkRelevanceScorer:
         """``predicate_words`` from the vectors the passage's own encoding left in the word
         encoder's cache (no second forward pass); none without embeddings, or for a passage
         longer than the word encoder's window (spelling alone then)."""
+        encoded = self._word_vectors(question, passage)
+        return frozenset() if encoded is None else predicate_words(predicate, *encoded)
+
+    def _word_vectors(self, question: str, passage: str) -> tuple[WordVectors, WordVectors] | None:
+        """The question's and the passage's MiniLM word vectors in context, from the word
+        encoder's cache (the passage's own encoding left them there); ``None`` without
+        embeddings or when either is longer than the encoder's window."""
         if not self.lexical.embeddings:
-            return frozenset()
+            return None
         tokens = self.lexical.encoder.tokens
         if not all(tokens.fits([question, passage])):
-            return frozenset()
+            return None
         q, p = tokens.encode([question, passage])
-        return predicate_words(predicate, q, p)
+        return q, p
 
     @classmethod
     def combine(cls, s: ChunkSignals) -> float:
