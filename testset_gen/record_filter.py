@@ -430,21 +430,18 @@ def _shared_fact_ok(f: FilterInput) -> bool:
                for s, c in zip(f.source_sentences, f.contexts))
 
 
+_DOCUMENTATION_CHECKS = {
+    "oldest_python": _oldest_python_ok, "shared_fact": _shared_fact_ok,
+    "newer_python": _newer_python_ok, "python_support": _python_support_ok,
+    "cause": _cause_ok, "consequence": _consequence_ok, "which_licence": _which_licence_ok,
+}
+"""The derived documentation records, each recomputed from its source sentences by its own check."""
+
+
 def _derivation_ok(f: FilterInput) -> bool:
-    if f.derived == "oldest_python":
-        return _oldest_python_ok(f)
-    if f.derived == "shared_fact":
-        return _shared_fact_ok(f)
-    if f.derived == "newer_python":
-        return _newer_python_ok(f)
-    if f.derived == "python_support":
-        return _python_support_ok(f)
-    if f.derived == "cause":
-        return _cause_ok(f)
-    if f.derived == "consequence":
-        return _consequence_ok(f)
-    if f.derived == "which_licence":
-        return _which_licence_ok(f)
+    check = _DOCUMENTATION_CHECKS.get(f.derived)
+    if check is not None:
+        return check(f)
     if f.derived == "years_between":
         m = re.match(r"(\d+) years?\b", f.ground_truth)
         per_sentence = [[int(y) for y in _YEAR.findall(s)] for s in f.source_sentences]
