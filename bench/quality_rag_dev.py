@@ -16,8 +16,9 @@ after the head's weights were set; read once since, see ``TITLES``), ``fresh`` (
 written blind after the last verifier change), ``fresh2`` (h51-h70, written blind on
 2026-11-24 after the methods were fixed, no scorer run on them when written), ``fresh3``
 (h71-h90, written blind on 2026-11-24 by a helper who neither ran a scorer nor read the
-scorers' code) or ``fresh4`` (h91-h110, written blind on 2026-11-24 in the fifth session,
-likewise by a helper who ran no scorer); each is reported apart.
+scorers' code), ``fresh4`` (h91-h110, written blind on 2026-11-24 in the fifth session,
+likewise by a helper who ran no scorer) or ``fresh5`` (h111-h130, written blind on 2026-11-24
+in the sixth session, likewise); each is reported apart.
 ``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
@@ -57,7 +58,7 @@ DATA = HERE / "data" / "rag_dev.jsonl"
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
          "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4")
+SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
 TITLES = {
     "dev": "development part (seen while building the verifier)",
     "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
@@ -70,6 +71,9 @@ TITLES = {
                "scorer and did not read the scorers' code; no scorer had been run on it when "
                "it was written)"),
     "fresh4": ("fourth fresh part (h91-h110, written blind on 2026-11-24, fifth session, by a "
+               "helper who ran no scorer and did not read the scorers' code; no scorer had been "
+               "run on it when it was written)"),
+    "fresh5": ("fifth fresh part (h111-h130, written blind on 2026-11-24, sixth session, by a "
                "helper who ran no scorer and did not read the scorers' code; no scorer had been "
                "run on it when it was written)"),
 }
