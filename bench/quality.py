@@ -381,7 +381,12 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     read in the seventh, so it is development data now;
     ``"ctxrel-7"``: 40 more pairs over ten domains written the same way on 2026-11-24 in the fifth
     session (half the negatives longer than the relevant passage, half the relevant passages
-    naming their subject only by a description or pronoun), never seen by the scorer's authors."""
+    naming their subject only by a description or pronoun), never seen by the scorer's authors;
+    ``"ctxrel-8"``: 40 held-out pairs over ten domains written the same way on 2026-11-24 in the
+    sixth session, in the style of MS MARCO (terse web-search queries, web-page and docs-chunk
+    passages that mostly name their subject, a quarter by description or pronoun; hard negatives
+    a retriever would rank high, half of them longer than the relevant passage), never seen by
+    the scorer's authors."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
@@ -423,7 +428,9 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-4": "written blind after the third round, decided W_ANSWER_TYPE; misses read in the fifth",
             "ctxrel-5": "written blind beside the fifth round, scored once after it; misses read in the sixth",
             "ctxrel-6": "written blind, scored once after the sixth round; misses read in the seventh",
-            "ctxrel-7": "held out: written blind in the fifth session, unseen by the scorer's authors"}[r["set"]]
+            "ctxrel-7": "held out: written blind in the fifth session, unseen by the scorer's authors",
+            "ctxrel-8": ("held out: MS MARCO-style, written blind in the sixth session, unseen by "
+                         "the scorer's authors")}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -625,6 +632,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_own_pairs(out["own_relevance_pairs_6"])
         out["own_relevance_pairs_7"] = own_pairs(written="ctxrel-7")
         print_own_pairs(out["own_relevance_pairs_7"])
+        out["own_relevance_pairs_8"] = own_pairs(written="ctxrel-8")
+        print_own_pairs(out["own_relevance_pairs_8"])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 
