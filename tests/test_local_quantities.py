@@ -121,6 +121,13 @@ def test_a_date_day_and_a_time_are_not_quantities():
         ("years", 1912)]
 
 
+def test_a_signed_figure_keeps_its_sign_as_a_source():
+    # nlp reads "-89.2 C" as the number "-89.2" and "minus 89.2" as "89.2": both tie
+    assert restated("-89.2", "It reached -89.2 C.", "It recorded minus 89.2 degrees Celsius.")
+    assert restated("89.2", "It recorded minus 89.2 degrees Celsius.", "It reached -89.2 C.")
+    assert not restated("-89.2", "It reached -89.2 C.", "It recorded 89.2 degrees Celsius.")
+
+
 def test_states_needs_the_same_kind():
     year = Quantity("years", Fraction(1500), Fraction(1500), "year", Fraction(0))
     count = Quantity("count", Fraction(1500), Fraction(1500), "", Fraction(1, 2))
@@ -142,6 +149,10 @@ MONA = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo da V
         "early sixteenth century.")
 PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated to have killed "
           "between 30 and 50 percent of Europe's population.")
+COLD = ("On 21 July 1983 the station's thermometers recorded minus 89.2 degrees Celsius, the "
+        "lowest air temperature ever measured directly at ground level.")
+APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
+          "On 20 July, Armstrong and Aldrin descended to the lunar surface in the module Eagle.")
 
 
 @pytest.mark.parametrize("premise, claim", [
@@ -149,6 +160,8 @@ PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated 
     (ICELAND, "Nine out of ten Icelandic homes get their heat from geothermal hot water."),
     (MONA, "The Mona Lisa was painted by Leonardo da Vinci in the early 1500s."),
     (PLAGUE, "The Black Death killed somewhere between a third and half of Europe's people."),
+    (COLD, "In July 1983 the station recorded -89.2 C."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1969."),
 ])
 def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
@@ -160,6 +173,9 @@ def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     (ICELAND, "Three quarters of Icelandic homes get their heat from geothermal hot water."),
     (MONA, "The Mona Lisa was painted by Leonardo da Vinci in the late 1500s."),
     (PLAGUE, "The Black Death killed about 80 percent of Europe's people."),
+    (COLD, "In July 1983 the station recorded -79.2 C."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1970."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 21 July 1969."),
 ])
 def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
@@ -195,3 +211,12 @@ def test_a_denied_bound_turns_round(text, hedge):
 def test_a_denied_ceiling_is_not_opposed_by_a_ceiling():
     assert opposed_bounds("Give no more than four doses a day.", "Do not give more than 4 doses in a day.") == []
     assert opposed_bounds("Give at least four doses a day.", "Do not give more than 4 doses in a day.") == ["4"]
+
+
+def test_a_day_without_a_year_takes_the_last_year_named_before_it():
+    from ragmeter.local.verifier import _with_years
+
+    assert _with_years(["1969-07-16", "--07-20"]) == ["1969-07-16", "--07-20", "1969-07-20"]
+    assert _with_years(["1930", "--08-01"]) == ["1930", "--08-01", "1930-08-01"]
+    # no year before it: the day alone, as written
+    assert _with_years(["--07-20", "1969-07-16"]) == ["--07-20", "1969-07-16"]

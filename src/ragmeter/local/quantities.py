@@ -682,6 +682,10 @@ class _Reader:
             return [self._make("proportion", a.value, a.value, "fraction", Fraction(1, 2),
                                hedge=hedge, sources=frozenset(a.sources))], end
         sign = -1 if self._negative(a) else 1
+        if sign < 0:
+            # "-89.2 C" is the number "-89.2" to ``nlp``, which ties a claim's figure to
+            # this quantity; "minus 89.2 degrees" is "89.2" there: both strings are kept
+            a.sources.add(_canonical(-a.value))
         if unit_a is None:
             value = sign * a.value
             return [self._make("count", value, value, "", a.exact_precision, hedge=hedge,

@@ -788,6 +788,28 @@ def contradicted_values(claim: Analysis, evidence: _Lexicon,
             and not any(v in rival.values for rival in rivals)]
 
 
+def _with_years(dates: Sequence[str]) -> list[str]:
+    """A premise's dates (``nlp.dates`` form, in text order), each date without a year
+    ("--07-20", from "On 20 July") also read in the last year the premise names before it
+    ("1969-07-20" after "16 July 1969" or "in 1969"), as a reader does.
+
+    A passage gives the year once and then the day alone ("Apollo 11 was launched ... on 16
+    July 1969. ... On 20 July, Armstrong and Aldrin descended"), often in the next chunk;
+    a faithful claim that puts the two together ("landed on 20 July 1969") was held to
+    state a date the premise does not. The date as written is kept too; the same day in
+    another year still fails.
+    """
+    out = list(dates)
+    year = ""
+    for d in dates:
+        if d.startswith("--"):
+            if year:
+                out.append(year + d[1:])
+        elif d[:4].isdigit():
+            year = d[:4]
+    return list(dict.fromkeys(out))
+
+
 def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None,
             rivals: Sequence[_Lexicon] = ()) -> float:
     """Share of the claim's numbers and dates that the premise states, and that the claim's
@@ -807,7 +829,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
         numbers.update(str(int(part)) for part in d.split("-") if part)
     checks = [n in numbers or quantities.restated(n, claim.text, premise.text)
               for n in dict.fromkeys(claim.numbers)]
-    checks += [any(nlp.date_compatible(d, k) for k in premise.dates)
+    known = _with_years(premise.dates)
+    checks += [any(nlp.date_compatible(d, k) for k in known)
                or quantities.restated(d, claim.text, premise.text)
                for d in dict.fromkeys(claim.dates)]
     if not checks:
