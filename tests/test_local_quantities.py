@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from ragmeter.local.quantities import Quantity, opposed_bounds, quantities, restated, states
+from ragmeter.local.quantities import (Quantity, opposed_bounds, quantities, referring_numbers,
+                                       restated, states)
 
 STATED = [
     # proportions: fraction words and phrases <-> percentages
@@ -128,6 +129,19 @@ def test_a_signed_figure_keeps_its_sign_as_a_source():
     assert not restated("-89.2", "It reached -89.2 C.", "It recorded 89.2 degrees Celsius.")
 
 
+@pytest.mark.parametrize("text, numbers", [
+    ("When they line up, the two together give bigger spring tides.", {"2"}),
+    ("The Sun and the Moon pull; when the two are aligned, tides are higher.", {"2"}),
+    ("Gold, silver and bronze: all three were awarded.", {"3"}),
+    # a numeral before its noun, or written as a figure too, is a figure
+    ("The two bridges are aligned.", set()),
+    ("It took the two hours.", set()),
+    ("It has two ports; the two are fast.", set()),
+])
+def test_referring_numbers(text, numbers):
+    assert referring_numbers(text) == numbers
+
+
 def test_states_needs_the_same_kind():
     year = Quantity("years", Fraction(1500), Fraction(1500), "year", Fraction(0))
     count = Quantity("count", Fraction(1500), Fraction(1500), "", Fraction(1, 2))
@@ -151,6 +165,8 @@ PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated 
           "between 30 and 50 percent of Europe's population.")
 COLD = ("On 21 July 1983 the station's thermometers recorded minus 89.2 degrees Celsius, the "
         "lowest air temperature ever measured directly at ground level.")
+TIDES = ("Tides are caused mainly by the pull of the Moon. When the Sun and Moon line up, "
+         "their forces combine to produce larger spring tides.")
 APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
           "On 20 July, Armstrong and Aldrin descended to the lunar surface in the module Eagle.")
 
@@ -162,6 +178,7 @@ APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
     (PLAGUE, "The Black Death killed somewhere between a third and half of Europe's people."),
     (COLD, "In July 1983 the station recorded -89.2 C."),
     (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1969."),
+    (TIDES, "When the Sun and the Moon line up, the two together give larger spring tides."),
 ])
 def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
@@ -176,6 +193,7 @@ def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     (COLD, "In July 1983 the station recorded -79.2 C."),
     (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1970."),
     (APOLLO, "Armstrong and Aldrin landed the module Eagle on 21 July 1969."),
+    (TIDES, "When the Sun and Moon line up, two forces combine to produce larger spring tides."),
 ])
 def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])

@@ -895,3 +895,29 @@ def restated(value: str, claim: str, premise: str) -> bool:
     theirs = quantities(premise)
     return all(any(states(p, q) for p in theirs) or _states_as_difference(q, theirs)
                for q in mine)
+
+
+_REFERRING = re.compile(
+    r"\b(?:the|these|those|all|both of the)\s+(two|three|four|five|six|seven|eight|nine|ten)"
+    r"(?=\s+(?:together|combined|alone|are|were|is|was|have|had|can|could|will|would|do|did|"
+    r"of\s+(?:them|us|you|these|those)|each|also|still|then)\b|\s*[,.;:!?)]|\s*$)",
+    re.IGNORECASE)
+
+
+def referring_numbers(text: str) -> frozenset[str]:
+    """Numbers of ``text`` (canonical strings) written only as a numeral standing for
+    things already named: "the two together give bigger tides", "all three were", "the
+    two of them" (a determiner, the numeral, then no noun: a verb, "together", "of them",
+    or the end of the clause).
+
+    Such a numeral counts the things the sentence or the passage has just named ("the Sun
+    ... the Moon ... the two"); it is not a figure a premise states, and read as one it
+    broke faithful claims ("when the two are aligned" against a passage that never writes
+    "two"). A number the text also writes as a figure anywhere else is not returned.
+    """
+    found = {str(_SMALL.get(m.group(1).casefold()) or _TENS.get(m.group(1).casefold()))
+             for m in _REFERRING.finditer(text)}
+    if not found:
+        return frozenset()
+    others = [n for m in (q.sources for q in quantities(_REFERRING.sub("", text))) for n in m]
+    return frozenset(found - set(others))

@@ -656,7 +656,7 @@ def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon) 
     named two sentences after the discovery, "the library opens at 9" where 9 is Sunday's
     hour. The evidence is where the rest of the claim is said; its details should be there.
     """
-    values = list(dict.fromkeys(claim.numbers)) + [
+    values = _figures(claim) + [
         str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
     checks = [evidence.entity(e.norm) >= 1.0 for e in names]
     checks += [v in evidence.values or quantities.restated(v, claim.text, evidence.raw)
@@ -719,10 +719,18 @@ def _denial_confirmed(claim: str, evidence: str) -> bool:
     return polarity_conflict(claim_doc, evidence_doc)
 
 
+def _figures(claim: Analysis) -> list[str]:
+    """The claim's numbers, once each, but for a numeral that stands for things already
+    named ("when the two are aligned": ``quantities.referring_numbers``), which is no
+    figure for the premise to state."""
+    referring = quantities.referring_numbers(claim.text)
+    return [n for n in dict.fromkeys(claim.numbers) if n not in referring]
+
+
 def _claim_values(claim: Analysis) -> list[str]:
     """The claim's numbers and the year, month and day of its dates, as ``_Lexicon.values``
     holds a premise's."""
-    values = list(claim.numbers)
+    values = _figures(claim)
     for d in claim.dates:
         values.extend(str(int(part)) for part in d.split("-") if part)
     return list(dict.fromkeys(values))
@@ -828,7 +836,7 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     for d in premise.dates:
         numbers.update(str(int(part)) for part in d.split("-") if part)
     checks = [n in numbers or quantities.restated(n, claim.text, premise.text)
-              for n in dict.fromkeys(claim.numbers)]
+              for n in _figures(claim)]
     known = _with_years(premise.dates)
     checks += [any(nlp.date_compatible(d, k) for k in known)
                or quantities.restated(d, claim.text, premise.text)
