@@ -129,6 +129,15 @@ def test_a_signed_figure_keeps_its_sign_as_a_source():
     assert not restated("-89.2", "It reached -89.2 C.", "It recorded 89.2 degrees Celsius.")
 
 
+def test_a_hyphen_between_number_and_unit_keeps_the_unit():
+    assert [(q.kind, q.unit) for q in quantities("It takes 3.5-inch and 2.5-inch drives.")] == [
+        ("length", "inch"), ("length", "inch")]
+    assert [(q.kind, q.low) for q in quantities("A 10-minute walk.")] == [("duration", 600)]
+    # a range stays a range
+    assert [(q.kind, q.low, q.high) for q in quantities("From 5-10 km.")] == [
+        ("length", 5000, 10000)]
+
+
 @pytest.mark.parametrize("text, numbers", [
     ("When they line up, the two together give bigger spring tides.", {"2"}),
     ("The Sun and the Moon pull; when the two are aligned, tides are higher.", {"2"}),
@@ -165,6 +174,8 @@ PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated 
           "between 30 and 50 percent of Europe's population.")
 COLD = ("On 21 July 1983 the station's thermometers recorded minus 89.2 degrees Celsius, the "
         "lowest air temperature ever measured directly at ground level.")
+NAS = ("The N4 is a four-bay storage device. It accepts 3.5-inch and 2.5-inch SATA drives. "
+       "Each bay supports drives of up to 22 TB.")
 TIDES = ("Tides are caused mainly by the pull of the Moon. When the Sun and Moon line up, "
          "their forces combine to produce larger spring tides.")
 APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
@@ -179,6 +190,7 @@ APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
     (COLD, "In July 1983 the station recorded -89.2 C."),
     (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1969."),
     (TIDES, "When the Sun and the Moon line up, the two together give larger spring tides."),
+    (NAS, "It has four bays taking SATA drives of up to 22 TB each."),
 ])
 def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])

@@ -416,7 +416,14 @@ class _Reader:
     # units
 
     def unit(self, j: int) -> tuple[tuple[str, Fraction, Fraction], str, int] | None:
-        """The unit starting at token ``j``: ((kind, factor, offset), its name, end)."""
+        """The unit starting at token ``j``: ((kind, factor, offset), its name, end).
+
+        A hyphen joining the number to its unit ("3.5-inch drives", "a 10-minute walk",
+        "a 30-day window") is passed over: read as no unit, "3.5-inch" was a count, and a
+        claim's count ("four bays") was held to be contradicted by it."""
+        if (self.lower(j) == "-" and self.glued(j) and self.glued(j + 1)
+                and not self.lower(j + 1)[:1].isdigit()):
+            j += 1
         for size in range(_LONGEST_UNIT, 0, -1):
             words = tuple(self.lower(k) for k in range(j, j + size))
             if "" in words:
