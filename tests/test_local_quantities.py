@@ -129,6 +129,24 @@ def test_a_signed_figure_keeps_its_sign_as_a_source():
     assert not restated("-89.2", "It reached -89.2 C.", "It recorded 89.2 degrees Celsius.")
 
 
+BINGHAM = ("Bingham was guided to the site by local farmers in 1911, and his articles in "
+           "National Geographic in 1913 made it famous.")
+HANSA = "It dominated Baltic and North Sea trade from the 13th to the 15th century."
+
+
+@pytest.mark.parametrize("value, claim, premise, stated", [
+    ("2", "He saw it in 1911, and his pieces two years later made it famous.", BINGHAM, True),
+    ("3", "He saw it in 1911, and his pieces three years later made it famous.", BINGHAM, False),
+    ("3", "It controlled Baltic commerce for about three centuries.", HANSA, True),
+    ("5", "It controlled Baltic commerce for about five centuries.", HANSA, False),
+    # years of two sentences are not paired
+    ("4", "It was the tallest for about four decades.",
+     "It was built in 1889. It was the tallest until 1930.", False),
+])
+def test_a_span_of_years_stated_by_two_years_of_one_sentence(value, claim, premise, stated):
+    assert restated(value, claim, premise) is stated
+
+
 def test_a_hyphen_between_number_and_unit_keeps_the_unit():
     assert [(q.kind, q.unit) for q in quantities("It takes 3.5-inch and 2.5-inch drives.")] == [
         ("length", "inch"), ("length", "inch")]

@@ -853,6 +853,36 @@ def _states_as_difference(claim: Quantity, premise: Sequence[Quantity]) -> bool:
     return False
 
 
+_YEARS_UNITS = frozenset({"year", "years", "yr", "yrs", "decade", "decades", "century",
+                          "centuries"})
+
+
+def _states_as_elapsed(claim: Quantity, premise: Sequence[Quantity]) -> bool:
+    """A claim's span of years ("two years later", "for about three centuries") stated by
+    the time between two years one premise sentence gives ("in 1911 ... in 1913"; "from
+    the 13th to the 15th century", 1201-1500: three centuries), within the claim's
+    rounding and hedge (``states``).
+
+    A paraphrase turns two dates into the time between them; only years of one sentence
+    are paired, so two unrelated years of a passage do not state a span.
+    """
+    if claim.kind != "calendar" or claim.unit not in _YEARS_UNITS or claim.is_range:
+        return False
+    years = [q for q in premise if q.kind == "years"]
+    for a in years:
+        for b in years:
+            if a.sentence != b.sentence or b.low <= a.high:
+                continue
+            gaps = {b.low - a.low}
+            if a.is_range or b.is_range:
+                gaps.add(b.high - a.low + 1)  # whole periods, first to last
+            for gap in gaps:
+                months = gap * 12
+                if states(Quantity("calendar", months, months, "years", Fraction(0)), claim):
+                    return True
+    return False
+
+
 def _denies(word: str) -> bool:
     return word in ("not", "never", "cannot") or word.endswith(("n't", "n’t"))
 
@@ -901,7 +931,7 @@ def restated(value: str, claim: str, premise: str) -> bool:
         return False
     theirs = quantities(premise)
     return all(any(states(p, q) for p in theirs) or _states_as_difference(q, theirs)
-               for q in mine)
+               or _states_as_elapsed(q, theirs) for q in mine)
 
 
 _REFERRING = re.compile(
