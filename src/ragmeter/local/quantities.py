@@ -52,7 +52,9 @@ each match the claim's ends; a single claim value when its interval meets the pr
 value or range (a premise range "22 to 23 percent" makes "a little over a fifth" true).
 A claim measure followed by a comparative ("400 m lower") or after "by" is also stated
 by the difference of two premise measures of its kind in one sentence ("from 2,950
-metres to 2,549 metres").
+metres to 2,549 metres"). A span of years ("two years later", "for about three centuries")
+is also stated by the time between two years of one premise sentence ("in 1911 ... in
+1913", "from the 13th to the 15th century").
 
 Limits, on purpose: no arithmetic beyond conversion and one difference (no products, no
 "32 times" from two magnitudes); counts are not told apart by what they count; ambiguous
