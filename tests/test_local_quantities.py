@@ -147,6 +147,13 @@ def test_a_span_of_years_stated_by_two_years_of_one_sentence(value, claim, premi
     assert restated(value, claim, premise) is stated
 
 
+def test_time_and_a_half_is_one_and_a_half_times():
+    pay = "Time worked on a call-out is paid at time and a half."
+    assert [(q.kind, q.low) for q in quantities(pay)] == [("multiple", Fraction(3, 2))]
+    assert restated("1.5", "Call-outs are paid at 1.5 times the rate.", pay)
+    assert not restated("2", "Call-outs are paid at 2 times the rate.", pay)
+
+
 def test_a_hyphen_between_number_and_unit_keeps_the_unit():
     assert [(q.kind, q.unit) for q in quantities("It takes 3.5-inch and 2.5-inch drives.")] == [
         ("length", "inch"), ("length", "inch")]

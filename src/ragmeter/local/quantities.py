@@ -466,6 +466,10 @@ class _Reader:
             return [self._make("rank", 1, 1, "rank", Fraction(0), sources=sources)], i + 1
         if word in ("early", "mid", "middle", "late"):
             return [], i + 1  # read with the span after it
+        if [self.lower(k) for k in range(i, i + 4)] == ["time", "and", "a", "half"]:
+            # pay "at time and a half" is 1.5 times the rate, not half of something
+            return [self._make("multiple", Fraction(3, 2), Fraction(3, 2), "times",
+                               Fraction(0), sources=frozenset({"1.5"}))], i + 4
         span = self.years(i)
         if span is not None:
             return span
