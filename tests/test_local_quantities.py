@@ -9,8 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from ragmeter.local.quantities import (Quantity, opposed_bounds, quantities, referring_numbers,
-                                       restated, states)
+from ragmeter.local.quantities import (Quantity, adverbial_first, opposed_bounds, quantities,
+                                       referring_numbers, restated, states)
 
 STATED = [
     # proportions: fraction words and phrases <-> percentages
@@ -147,6 +147,17 @@ def test_a_span_of_years_stated_by_two_years_of_one_sentence(value, claim, premi
     assert restated(value, claim, premise) is stated
 
 
+@pytest.mark.parametrize("text, adverb", [
+    ("They imprinted on it when they first reached the ocean.", True),
+    ("Ships could first use it in mid-August 1914.", True),
+    ("The first ships went through the canal.", False),   # a rank of a thing
+    ("Bell's application was logged first.", False),      # an order
+    ("It was first shown in 1 city.", False),             # a "1" written too
+])
+def test_adverbial_first(text, adverb):
+    assert adverbial_first(text) is adverb
+
+
 def test_time_and_a_half_is_one_and_a_half_times():
     pay = "Time worked on a call-out is paid at time and a half."
     assert [(q.kind, q.low) for q in quantities(pay)] == [("multiple", Fraction(3, 2))]
@@ -201,6 +212,8 @@ COLD = ("On 21 July 1983 the station's thermometers recorded minus 89.2 degrees 
         "lowest air temperature ever measured directly at ground level.")
 NAS = ("The N4 is a four-bay storage device. It accepts 3.5-inch and 2.5-inch SATA drives. "
        "Each bay supports drives of up to 22 TB.")
+SALMON = ("In the open ocean, salmon navigate using the magnetic field, imprinting on the "
+          "signature of the place where they entered the sea.")
 TIDES = ("Tides are caused mainly by the pull of the Moon. When the Sun and Moon line up, "
          "their forces combine to produce larger spring tides.")
 APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
@@ -216,6 +229,7 @@ APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
     (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1969."),
     (TIDES, "When the Sun and the Moon line up, the two together give larger spring tides."),
     (NAS, "It has four bays taking SATA drives of up to 22 TB each."),
+    (SALMON, "Salmon navigate by the field they imprinted on when they first entered the sea."),
 ])
 def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])

@@ -964,3 +964,24 @@ def referring_numbers(text: str) -> frozenset[str]:
         return frozenset()
     others = [n for m in (q.sources for q in quantities(_REFERRING.sub("", text))) for n in m]
     return frozenset(found - set(others))
+
+
+_FIRST = re.compile(r"\bfirst\b", re.IGNORECASE)
+_ADVERBIAL_FIRST = re.compile(
+    r"\b(?:i|you|he|she|it|we|they|who|which|that|was|were|is|are|be|been|had|has|have|can|"
+    r"could|would|will|did|do|does)\s+first\s+[a-z]+", re.IGNORECASE)
+
+
+def adverbial_first(text: str) -> bool:
+    """Whether every "first" of ``text`` is the adverb of a verb after a subject pronoun or
+    an auxiliary ("when they first reached the ocean", "ships could first use it", "it was
+    first shown"): the first time something happened, not a rank.
+
+    Read as rank one, the figure "1" had to be stated by the premise, and a faithful claim
+    whose passage says "where they entered the sea" failed its value check. "The first
+    ships", "the first person" (a rank of a thing) and "was logged first" (an order) stay
+    figures.
+    """
+    found = _FIRST.findall(text)
+    return bool(found) and len(found) == len(_ADVERBIAL_FIRST.findall(text)) and not re.search(
+        r"\b1st\b|(?<![\d.])1(?![\d.,])", text)

@@ -721,9 +721,12 @@ def _denial_confirmed(claim: str, evidence: str) -> bool:
 
 def _figures(claim: Analysis) -> list[str]:
     """The claim's numbers, once each, but for a numeral that stands for things already
-    named ("when the two are aligned": ``quantities.referring_numbers``), which is no
-    figure for the premise to state."""
-    referring = quantities.referring_numbers(claim.text)
+    named ("when the two are aligned": ``quantities.referring_numbers``) and the "first"
+    of "when they first reached" (``quantities.adverbial_first``), which are no figures
+    for the premise to state."""
+    referring = set(quantities.referring_numbers(claim.text))
+    if quantities.adverbial_first(claim.text):
+        referring.add("1")
     return [n for n in dict.fromkeys(claim.numbers) if n not in referring]
 
 
