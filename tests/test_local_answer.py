@@ -92,6 +92,19 @@ def test_a_coordinated_subject_keeps_its_clause_whole() -> None:
         ["With Light you get a small bag.", "Classic and Flex also let you take an 8 kg bag."]]
 
 
+def test_a_predicate_that_does_not_agree_with_the_subject_is_not_given_it() -> None:
+    # "dampens" and "takes" belong to the relative clause ("which makes ..."), not to the
+    # plural "Central banks": given that subject they made "Central banks dampens spending"
+    got = claims.extract_claims([
+        "Central banks raise interest rates, which makes loans costlier, dampens spending "
+        "and so takes pressure off prices.",
+        "The bank raises interest rates, cuts lending and buys bonds."])
+    assert got == [
+        ["Central banks raise interest rates, which makes loans costlier, dampens spending "
+         "and so takes pressure off prices."],
+        ["The bank raises interest rates.", "The bank cuts lending.", "The bank buys bonds."]]
+
+
 def test_possessive_in_a_copular_complement_points_back() -> None:
     got = claims.extract_claims(["France is in western Europe and Paris is its capital."])
     assert got == [["France is in western Europe.", "Paris is France's capital."]]

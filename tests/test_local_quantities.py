@@ -9,7 +9,8 @@ from fractions import Fraction
 
 import pytest
 
-from ragmeter.local.quantities import Quantity, opposed_bounds, quantities, restated, states
+from ragmeter.local.quantities import (Quantity, adverbial_first, opposed_bounds, quantities,
+                                       referring_numbers, restated, states)
 
 STATED = [
     # proportions: fraction words and phrases <-> percentages
@@ -121,6 +122,71 @@ def test_a_date_day_and_a_time_are_not_quantities():
         ("years", 1912)]
 
 
+def test_a_signed_figure_keeps_its_sign_as_a_source():
+    # nlp reads "-89.2 C" as the number "-89.2" and "minus 89.2" as "89.2": both tie
+    assert restated("-89.2", "It reached -89.2 C.", "It recorded minus 89.2 degrees Celsius.")
+    assert restated("89.2", "It recorded minus 89.2 degrees Celsius.", "It reached -89.2 C.")
+    assert not restated("-89.2", "It reached -89.2 C.", "It recorded 89.2 degrees Celsius.")
+
+
+BINGHAM = ("Bingham was guided to the site by local farmers in 1911, and his articles in "
+           "National Geographic in 1913 made it famous.")
+HANSA = "It dominated Baltic and North Sea trade from the 13th to the 15th century."
+
+
+@pytest.mark.parametrize("value, claim, premise, stated", [
+    ("2", "He saw it in 1911, and his pieces two years later made it famous.", BINGHAM, True),
+    ("3", "He saw it in 1911, and his pieces three years later made it famous.", BINGHAM, False),
+    ("3", "It controlled Baltic commerce for about three centuries.", HANSA, True),
+    ("5", "It controlled Baltic commerce for about five centuries.", HANSA, False),
+    # years of two sentences are not paired
+    ("4", "It was the tallest for about four decades.",
+     "It was built in 1889. It was the tallest until 1930.", False),
+])
+def test_a_span_of_years_stated_by_two_years_of_one_sentence(value, claim, premise, stated):
+    assert restated(value, claim, premise) is stated
+
+
+@pytest.mark.parametrize("text, adverb", [
+    ("They imprinted on it when they first reached the ocean.", True),
+    ("Ships could first use it in mid-August 1914.", True),
+    ("The first ships went through the canal.", False),   # a rank of a thing
+    ("Bell's application was logged first.", False),      # an order
+    ("It was first shown in 1 city.", False),             # a "1" written too
+])
+def test_adverbial_first(text, adverb):
+    assert adverbial_first(text) is adverb
+
+
+def test_time_and_a_half_is_one_and_a_half_times():
+    pay = "Time worked on a call-out is paid at time and a half."
+    assert [(q.kind, q.low) for q in quantities(pay)] == [("multiple", Fraction(3, 2))]
+    assert restated("1.5", "Call-outs are paid at 1.5 times the rate.", pay)
+    assert not restated("2", "Call-outs are paid at 2 times the rate.", pay)
+
+
+def test_a_hyphen_between_number_and_unit_keeps_the_unit():
+    assert [(q.kind, q.unit) for q in quantities("It takes 3.5-inch and 2.5-inch drives.")] == [
+        ("length", "inch"), ("length", "inch")]
+    assert [(q.kind, q.low) for q in quantities("A 10-minute walk.")] == [("duration", 600)]
+    # a range stays a range
+    assert [(q.kind, q.low, q.high) for q in quantities("From 5-10 km.")] == [
+        ("length", 5000, 10000)]
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("When they line up, the two together give bigger spring tides.", {"2"}),
+    ("The Sun and the Moon pull; when the two are aligned, tides are higher.", {"2"}),
+    ("Gold, silver and bronze: all three were awarded.", {"3"}),
+    # a numeral before its noun, or written as a figure too, is a figure
+    ("The two bridges are aligned.", set()),
+    ("It took the two hours.", set()),
+    ("It has two ports; the two are fast.", set()),
+])
+def test_referring_numbers(text, numbers):
+    assert referring_numbers(text) == numbers
+
+
 def test_states_needs_the_same_kind():
     year = Quantity("years", Fraction(1500), Fraction(1500), "year", Fraction(0))
     count = Quantity("count", Fraction(1500), Fraction(1500), "", Fraction(1, 2))
@@ -142,6 +208,16 @@ MONA = ("The Mona Lisa is a portrait painted by the Italian artist Leonardo da V
         "early sixteenth century.")
 PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated to have killed "
           "between 30 and 50 percent of Europe's population.")
+COLD = ("On 21 July 1983 the station's thermometers recorded minus 89.2 degrees Celsius, the "
+        "lowest air temperature ever measured directly at ground level.")
+NAS = ("The N4 is a four-bay storage device. It accepts 3.5-inch and 2.5-inch SATA drives. "
+       "Each bay supports drives of up to 22 TB.")
+SALMON = ("In the open ocean, salmon navigate using the magnetic field, imprinting on the "
+          "signature of the place where they entered the sea.")
+TIDES = ("Tides are caused mainly by the pull of the Moon. When the Sun and Moon line up, "
+         "their forces combine to produce larger spring tides.")
+APOLLO = ("Apollo 11 was launched by a Saturn V rocket on 16 July 1969.\n"
+          "On 20 July, Armstrong and Aldrin descended to the lunar surface in the module Eagle.")
 
 
 @pytest.mark.parametrize("premise, claim", [
@@ -149,6 +225,11 @@ PLAGUE = ("The Black Death struck Europe between 1347 and 1351. It is estimated 
     (ICELAND, "Nine out of ten Icelandic homes get their heat from geothermal hot water."),
     (MONA, "The Mona Lisa was painted by Leonardo da Vinci in the early 1500s."),
     (PLAGUE, "The Black Death killed somewhere between a third and half of Europe's people."),
+    (COLD, "In July 1983 the station recorded -89.2 C."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1969."),
+    (TIDES, "When the Sun and the Moon line up, the two together give larger spring tides."),
+    (NAS, "It has four bays taking SATA drives of up to 22 TB each."),
+    (SALMON, "Salmon navigate by the field they imprinted on when they first entered the sea."),
 ])
 def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
@@ -160,6 +241,10 @@ def test_verifier_keeps_a_faithful_restated_claim(verifier, premise, claim):
     (ICELAND, "Three quarters of Icelandic homes get their heat from geothermal hot water."),
     (MONA, "The Mona Lisa was painted by Leonardo da Vinci in the late 1500s."),
     (PLAGUE, "The Black Death killed about 80 percent of Europe's people."),
+    (COLD, "In July 1983 the station recorded -79.2 C."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 20 July 1970."),
+    (APOLLO, "Armstrong and Aldrin landed the module Eagle on 21 July 1969."),
+    (TIDES, "When the Sun and Moon line up, two forces combine to produce larger spring tides."),
 ])
 def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
     [a] = verifier.align([(premise, claim)])
@@ -195,3 +280,12 @@ def test_a_denied_bound_turns_round(text, hedge):
 def test_a_denied_ceiling_is_not_opposed_by_a_ceiling():
     assert opposed_bounds("Give no more than four doses a day.", "Do not give more than 4 doses in a day.") == []
     assert opposed_bounds("Give at least four doses a day.", "Do not give more than 4 doses in a day.") == ["4"]
+
+
+def test_a_day_without_a_year_takes_the_last_year_named_before_it():
+    from ragmeter.local.verifier import _with_years
+
+    assert _with_years(["1969-07-16", "--07-20"]) == ["1969-07-16", "--07-20", "1969-07-20"]
+    assert _with_years(["1930", "--08-01"]) == ["1930", "--08-01", "1930-08-01"]
+    # no year before it: the day alone, as written
+    assert _with_years(["--07-20", "1969-07-16"]) == ["--07-20", "1969-07-16"]

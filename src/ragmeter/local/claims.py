@@ -271,6 +271,27 @@ def _listed_predicate(toks: "Sequence[Token]", j: int) -> bool:
     return False
 
 
+def _agrees(subject: "Sequence[Token]", verb: "Token") -> bool:
+    """Whether a present-tense ``verb`` can take ``subject`` in number: not a plural noun
+    with "-s" ("Central banks ... dampens"), nor a singular noun without it.
+
+    A predicate after a comma whose verb does not agree with the clause's subject belongs
+    to something else, most often a relative clause before it ("Central banks respond by
+    raising rates, which makes loans costlier, dampens spending and so takes pressure off
+    prices"): given the subject, it became "Central banks dampens spending", a claim the
+    answer does not make. Past tenses and modals do not mark number and always agree.
+    """
+    heads = [t for t in subject if t.pos_ in ("NOUN", "PROPN")]
+    if not heads or any(t.lower_ in ("and", "or") for t in subject):
+        return True
+    plural = heads[-1].tag_ in ("NNS", "NNPS")
+    if verb.tag_ == "VBZ":
+        return not plural
+    if verb.tag_ == "VBP":
+        return plural
+    return True
+
+
 def _split_coordination(piece: Piece) -> list[Piece]:
     """Split a clause at coordinating conjunctions, ";" and predicate-list commas."""
     toks = piece.tokens
@@ -317,6 +338,9 @@ def _split_coordination(piece: Piece) -> list[Piece]:
             # complement, not on a verb ("born and raised in Ulm" stays whole)
             subject = _subject_tokens(left) or copied
             if subject is None or left[-1].pos_ in ("VERB", "AUX") or left[-1].tag_ in FINITE:
+                continue
+            verb = _first_finite_after(toks, right_start)
+            if verb is not None and not _agrees(subject, toks[verb]):
                 continue
             if kind == "comma" and not any(x.lower_ in _CLAUSE_CONJ for x in toks[right_start:]):
                 continue  # a lone ", verb ..." is too often an apposition or a parenthesis

@@ -52,7 +52,9 @@ each match the claim's ends; a single claim value when its interval meets the pr
 value or range (a premise range "22 to 23 percent" makes "a little over a fifth" true).
 A claim measure followed by a comparative ("400 m lower") or after "by" is also stated
 by the difference of two premise measures of its kind in one sentence ("from 2,950
-metres to 2,549 metres").
+metres to 2,549 metres"). A span of years ("two years later", "for about three centuries")
+is also stated by the time between two years of one premise sentence ("in 1911 ... in
+1913", "from the 13th to the 15th century").
 
 Limits, on purpose: no arithmetic beyond conversion and one difference (no products, no
 "32 times" from two magnitudes); counts are not told apart by what they count; ambiguous
@@ -416,7 +418,14 @@ class _Reader:
     # units
 
     def unit(self, j: int) -> tuple[tuple[str, Fraction, Fraction], str, int] | None:
-        """The unit starting at token ``j``: ((kind, factor, offset), its name, end)."""
+        """The unit starting at token ``j``: ((kind, factor, offset), its name, end).
+
+        A hyphen joining the number to its unit ("3.5-inch drives", "a 10-minute walk",
+        "a 30-day window") is passed over: read as no unit, "3.5-inch" was a count, and a
+        claim's count ("four bays") was held to be contradicted by it."""
+        if (self.lower(j) == "-" and self.glued(j) and self.glued(j + 1)
+                and not self.lower(j + 1)[:1].isdigit()):
+            j += 1
         for size in range(_LONGEST_UNIT, 0, -1):
             words = tuple(self.lower(k) for k in range(j, j + size))
             if "" in words:
@@ -457,6 +466,10 @@ class _Reader:
             return [self._make("rank", 1, 1, "rank", Fraction(0), sources=sources)], i + 1
         if word in ("early", "mid", "middle", "late"):
             return [], i + 1  # read with the span after it
+        if [self.lower(k) for k in range(i, i + 4)] == ["time", "and", "a", "half"]:
+            # pay "at time and a half" is 1.5 times the rate, not half of something
+            return [self._make("multiple", Fraction(3, 2), Fraction(3, 2), "times",
+                               Fraction(0), sources=frozenset({"1.5"}))], i + 4
         span = self.years(i)
         if span is not None:
             return span
@@ -682,6 +695,10 @@ class _Reader:
             return [self._make("proportion", a.value, a.value, "fraction", Fraction(1, 2),
                                hedge=hedge, sources=frozenset(a.sources))], end
         sign = -1 if self._negative(a) else 1
+        if sign < 0:
+            # "-89.2 C" is the number "-89.2" to ``nlp``, which ties a claim's figure to
+            # this quantity; "minus 89.2 degrees" is "89.2" there: both strings are kept
+            a.sources.add(_canonical(-a.value))
         if unit_a is None:
             value = sign * a.value
             return [self._make("count", value, value, "", a.exact_precision, hedge=hedge,
@@ -842,6 +859,36 @@ def _states_as_difference(claim: Quantity, premise: Sequence[Quantity]) -> bool:
     return False
 
 
+_YEARS_UNITS = frozenset({"year", "years", "yr", "yrs", "decade", "decades", "century",
+                          "centuries"})
+
+
+def _states_as_elapsed(claim: Quantity, premise: Sequence[Quantity]) -> bool:
+    """A claim's span of years ("two years later", "for about three centuries") stated by
+    the time between two years one premise sentence gives ("in 1911 ... in 1913"; "from
+    the 13th to the 15th century", 1201-1500: three centuries), within the claim's
+    rounding and hedge (``states``).
+
+    A paraphrase turns two dates into the time between them; only years of one sentence
+    are paired, so two unrelated years of a passage do not state a span.
+    """
+    if claim.kind != "calendar" or claim.unit not in _YEARS_UNITS or claim.is_range:
+        return False
+    years = [q for q in premise if q.kind == "years"]
+    for a in years:
+        for b in years:
+            if a.sentence != b.sentence or b.low <= a.high:
+                continue
+            gaps = {b.low - a.low}
+            if a.is_range or b.is_range:
+                gaps.add(b.high - a.low + 1)  # whole periods, first to last
+            for gap in gaps:
+                months = gap * 12
+                if states(Quantity("calendar", months, months, "years", Fraction(0)), claim):
+                    return True
+    return False
+
+
 def _denies(word: str) -> bool:
     return word in ("not", "never", "cannot") or word.endswith(("n't", "n’t"))
 
@@ -890,4 +937,51 @@ def restated(value: str, claim: str, premise: str) -> bool:
         return False
     theirs = quantities(premise)
     return all(any(states(p, q) for p in theirs) or _states_as_difference(q, theirs)
-               for q in mine)
+               or _states_as_elapsed(q, theirs) for q in mine)
+
+
+_REFERRING = re.compile(
+    r"\b(?:the|these|those|all|both of the)\s+(two|three|four|five|six|seven|eight|nine|ten)"
+    r"(?=\s+(?:together|combined|alone|are|were|is|was|have|had|can|could|will|would|do|did|"
+    r"of\s+(?:them|us|you|these|those)|each|also|still|then)\b|\s*[,.;:!?)]|\s*$)",
+    re.IGNORECASE)
+
+
+def referring_numbers(text: str) -> frozenset[str]:
+    """Numbers of ``text`` (canonical strings) written only as a numeral standing for
+    things already named: "the two together give bigger tides", "all three were", "the
+    two of them" (a determiner, the numeral, then no noun: a verb, "together", "of them",
+    or the end of the clause).
+
+    Such a numeral counts the things the sentence or the passage has just named ("the Sun
+    ... the Moon ... the two"); it is not a figure a premise states, and read as one it
+    broke faithful claims ("when the two are aligned" against a passage that never writes
+    "two"). A number the text also writes as a figure anywhere else is not returned.
+    """
+    found = {str(_SMALL.get(m.group(1).casefold()) or _TENS.get(m.group(1).casefold()))
+             for m in _REFERRING.finditer(text)}
+    if not found:
+        return frozenset()
+    others = [n for m in (q.sources for q in quantities(_REFERRING.sub("", text))) for n in m]
+    return frozenset(found - set(others))
+
+
+_FIRST = re.compile(r"\bfirst\b", re.IGNORECASE)
+_ADVERBIAL_FIRST = re.compile(
+    r"\b(?:i|you|he|she|it|we|they|who|which|that|was|were|is|are|be|been|had|has|have|can|"
+    r"could|would|will|did|do|does)\s+first\s+[a-z]+", re.IGNORECASE)
+
+
+def adverbial_first(text: str) -> bool:
+    """Whether every "first" of ``text`` is the adverb of a verb after a subject pronoun or
+    an auxiliary ("when they first reached the ocean", "ships could first use it", "it was
+    first shown"): the first time something happened, not a rank.
+
+    Read as rank one, the figure "1" had to be stated by the premise, and a faithful claim
+    whose passage says "where they entered the sea" failed its value check. "The first
+    ships", "the first person" (a rank of a thing) and "was logged first" (an order) stay
+    figures.
+    """
+    found = _FIRST.findall(text)
+    return bool(found) and len(found) == len(_ADVERBIAL_FIRST.findall(text)) and not re.search(
+        r"\b1st\b|(?<![\d.])1(?![\d.,])", text)

@@ -656,7 +656,7 @@ def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon) 
     named two sentences after the discovery, "the library opens at 9" where 9 is Sunday's
     hour. The evidence is where the rest of the claim is said; its details should be there.
     """
-    values = list(dict.fromkeys(claim.numbers)) + [
+    values = _figures(claim) + [
         str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
     checks = [evidence.entity(e.norm) >= 1.0 for e in names]
     checks += [v in evidence.values or quantities.restated(v, claim.text, evidence.raw)
@@ -719,10 +719,21 @@ def _denial_confirmed(claim: str, evidence: str) -> bool:
     return polarity_conflict(claim_doc, evidence_doc)
 
 
+def _figures(claim: Analysis) -> list[str]:
+    """The claim's numbers, once each, but for a numeral that stands for things already
+    named ("when the two are aligned": ``quantities.referring_numbers``) and the "first"
+    of "when they first reached" (``quantities.adverbial_first``), which are no figures
+    for the premise to state."""
+    referring = set(quantities.referring_numbers(claim.text))
+    if quantities.adverbial_first(claim.text):
+        referring.add("1")
+    return [n for n in dict.fromkeys(claim.numbers) if n not in referring]
+
+
 def _claim_values(claim: Analysis) -> list[str]:
     """The claim's numbers and the year, month and day of its dates, as ``_Lexicon.values``
     holds a premise's."""
-    values = list(claim.numbers)
+    values = _figures(claim)
     for d in claim.dates:
         values.extend(str(int(part)) for part in d.split("-") if part)
     return list(dict.fromkeys(values))
@@ -788,6 +799,28 @@ def contradicted_values(claim: Analysis, evidence: _Lexicon,
             and not any(v in rival.values for rival in rivals)]
 
 
+def _with_years(dates: Sequence[str]) -> list[str]:
+    """A premise's dates (``nlp.dates`` form, in text order), each date without a year
+    ("--07-20", from "On 20 July") also read in the last year the premise names before it
+    ("1969-07-20" after "16 July 1969" or "in 1969"), as a reader does.
+
+    A passage gives the year once and then the day alone ("Apollo 11 was launched ... on 16
+    July 1969. ... On 20 July, Armstrong and Aldrin descended"), often in the next chunk;
+    a faithful claim that puts the two together ("landed on 20 July 1969") was held to
+    state a date the premise does not. The date as written is kept too; the same day in
+    another year still fails.
+    """
+    out = list(dates)
+    year = ""
+    for d in dates:
+        if d.startswith("--"):
+            if year:
+                out.append(year + d[1:])
+        elif d[:4].isdigit():
+            year = d[:4]
+    return list(dict.fromkeys(out))
+
+
 def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None,
             rivals: Sequence[_Lexicon] = ()) -> float:
     """Share of the claim's numbers and dates that the premise states, and that the claim's
@@ -806,8 +839,9 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     for d in premise.dates:
         numbers.update(str(int(part)) for part in d.split("-") if part)
     checks = [n in numbers or quantities.restated(n, claim.text, premise.text)
-              for n in dict.fromkeys(claim.numbers)]
-    checks += [any(nlp.date_compatible(d, k) for k in premise.dates)
+              for n in _figures(claim)]
+    known = _with_years(premise.dates)
+    checks += [any(nlp.date_compatible(d, k) for k in known)
                or quantities.restated(d, claim.text, premise.text)
                for d in dict.fromkeys(claim.dates)]
     if not checks:
