@@ -29,7 +29,7 @@ from ragmeter.local import caches, nlp, quantities
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
 from ragmeter.local.alignment import Alignment
-from ragmeter.local.support import Candidates, SemanticMatcher
+from ragmeter.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.local import syntax
 from ragmeter.local.polarity import polarity_conflict
 from ragmeter.local.roles import frames, role_agreement
@@ -487,15 +487,16 @@ class AlignmentVerifier:
         wanted: dict[str, list[str]] = {}
         for n in todo:
             premise, claim = pairs[n]
-            words = {w for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
-                     for w in arg.words}
+            # by stem: "rings" names what a sentence's "Each ring bends the light" does
+            words = {stem(w) for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
+                     for m in arg.members() for w in m.words}
             if not words:
                 continue
             sentences = wanted.setdefault(premise, [])
             p = prepared[premise]
             for i in ranked[premise, claim][: self.CANDIDATES]:
                 sentence = p.sentences[i]
-                if sentence.text not in sentences and words & set(sentence.words):
+                if sentence.text not in sentences and words & {stem(w) for w in sentence.words}:
                     sentences.append(sentence.text)
         texts = list(dict.fromkeys(t for ts in wanted.values() for t in ts))
         sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts, entities=False))))
