@@ -4,7 +4,8 @@ the check that sets a claim's roles against the premise's."""
 from __future__ import annotations
 
 from ragmeter.local import syntax
-from ragmeter.local.roles import AGREES, CONFLICTS, UNKNOWN, Argument, Frame, frames, role_agreement
+from ragmeter.local.roles import (AGREES, CONFLICTS, UNKNOWN, Argument, Frame, crossed_figures,
+                                   frames, role_agreement)
 
 LUBECK = ("Lubeck, founded in 1143, served as the League's leading city and hosted most of "
           "its assemblies, the Hanseatic Diets.")
@@ -86,3 +87,70 @@ def test_the_same_verb_with_one_argument_moved_to_the_other_role_conflicts():
                           premise) == CONFLICTS
     assert role_agreement(_frames("The rings bend the lamp's light into a beam."),
                           premise) == AGREES
+
+
+def _crossed(claim: str, evidence: str) -> bool:
+    [claim_doc] = syntax.parse([claim], entities=False)
+    return crossed_figures(claim_doc, list(syntax.parse([evidence], entities=False)[0].sents))
+
+
+ROTA = ("Employees on the on-call rota receive an allowance of 25 pounds for each weekday "
+        "night and 50 pounds for each Saturday, Sunday or public holiday on call.")
+
+
+def test_a_figure_given_to_what_the_passage_gives_another_figure_is_crossed():
+    assert _crossed("You get 50 pounds for every weekday night.", ROTA)
+    assert not _crossed("You get 25 pounds for every weekday night.", ROTA)
+    # a duration restated in other units ("a week" for "7 days") and a number word
+    assert _crossed("You get an update within a week and an acknowledgement of your report "
+                    "within three months.",
+                    "The officer acknowledges every report within 7 days and gives feedback "
+                    "on the steps taken within 3 months.")
+    assert not _crossed("Your report is acknowledged within a week.",
+                        "The officer acknowledges every report within 7 days and gives "
+                        "feedback on the steps taken within 3 months.")
+
+
+def test_an_elided_unit_is_the_one_of_the_figure_before():
+    warranty = ("The frame and motors carry a 7-year warranty; the control panel and the "
+                "desktop are covered for 2 years.")
+    assert _crossed("The control panel is guaranteed for seven years, the frame and motors "
+                    "only for two.", warranty)
+    assert not _crossed("The frame and motors are guaranteed for seven years, the control "
+                        "panel only for two.", warranty)
+
+
+def test_a_figure_whose_place_names_nothing_or_whose_rival_is_in_another_sentence_is_not_crossed():
+    # "or 6 hours with it on": the place of 6 hours has no word to compare
+    assert not _crossed("A charge plays for 6 hours with noise cancelling on.",
+                        "Up to 8 hours of playback per charge with noise cancelling off, or "
+                        "6 hours with it on.")
+    assert not _crossed("Fit a fresh filter every six months.",
+                        "Replace the filter every 6 months. After fitting a new filter, hold "
+                        "the Reset button for 5 seconds.")
+
+
+def test_a_with_or_to_filler_named_otherwise_conflicts():
+    premise = _frames("Marie Curie shared the 1903 Nobel Prize in Physics with her husband "
+                      "Pierre Curie.")
+    assert role_agreement(_frames("Marie Curie shared the prize with Frederic Joliot."),
+                          premise) == CONFLICTS
+    assert role_agreement(_frames("Marie Curie shared the prize with Pierre Curie."),
+                          premise) == AGREES
+
+
+def test_the_reader_is_an_argument_and_who_acts_against_whom_is_checked():
+    premise = _frames("You can bring a claim against the landlord at the tribunal.")
+    assert role_agreement(_frames("The landlord can bring a claim against you."),
+                          premise) == CONFLICTS
+    assert role_agreement(_frames("You can bring a claim against the landlord."),
+                          premise) == AGREES
+    premise = _frames("The tribunal can order the landlord to pay you three times the deposit.")
+    assert role_agreement(_frames("The tribunal can order you to pay the landlord three times "
+                                  "the deposit."), premise) == CONFLICTS
+
+
+def test_the_reader_with_the_same_object_under_another_verb_does_not_agree():
+    premise = _frames("If you go over your storage quota, you can still read and download your "
+                      "files, but you cannot upload new ones or receive email.")
+    assert role_agreement(_frames("You can still upload new files."), premise) == CONFLICTS
