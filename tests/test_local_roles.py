@@ -154,3 +154,13 @@ def test_the_reader_with_the_same_object_under_another_verb_does_not_agree():
     premise = _frames("If you go over your storage quota, you can still read and download your "
                       "files, but you cannot upload new ones or receive email.")
     assert role_agreement(_frames("You can still upload new files."), premise) == CONFLICTS
+
+
+def test_a_range_is_one_place_and_a_rate_is_no_duration():
+    # "two or three times a day": both numbers are said of the dose
+    assert not _crossed("The usual adult dose is a 200 mg tablet three times daily.",
+                        "The usual adult dose is one 200 mg tablet two or three times a day.")
+    # "4 centimetres an hour" is a rate: its "an hour" is no rival of "in a day"
+    assert not _crossed("Bamboo can shoot up by 91 cm in a day.",
+                        "Certain species can grow up to 91 centimetres in a single day, about "
+                        "4 centimetres an hour, making bamboo the fastest-growing plant.")
