@@ -4,8 +4,7 @@ the check that sets a claim's roles against the premise's."""
 from __future__ import annotations
 
 from ragmeter.local import syntax
-from ragmeter.local.roles import (AGREES, CONFLICTS, UNKNOWN, Argument, Frame, crossed_figures,
-                                   frames, role_agreement)
+from ragmeter.local.roles import AGREES, CONFLICTS, UNKNOWN, Argument, Frame, frames, role_agreement
 
 LUBECK = ("Lubeck, founded in 1143, served as the League's leading city and hosted most of "
           "its assemblies, the Hanseatic Diets.")
@@ -89,47 +88,6 @@ def test_the_same_verb_with_one_argument_moved_to_the_other_role_conflicts():
                           premise) == AGREES
 
 
-def _crossed(claim: str, evidence: str) -> bool:
-    [claim_doc] = syntax.parse([claim], entities=False)
-    return crossed_figures(claim_doc, list(syntax.parse([evidence], entities=False)[0].sents))
-
-
-ROTA = ("Employees on the on-call rota receive an allowance of 25 pounds for each weekday "
-        "night and 50 pounds for each Saturday, Sunday or public holiday on call.")
-
-
-def test_a_figure_given_to_what_the_passage_gives_another_figure_is_crossed():
-    assert _crossed("You get 50 pounds for every weekday night.", ROTA)
-    assert not _crossed("You get 25 pounds for every weekday night.", ROTA)
-    # a duration restated in other units ("a week" for "7 days") and a number word
-    assert _crossed("You get an update within a week and an acknowledgement of your report "
-                    "within three months.",
-                    "The officer acknowledges every report within 7 days and gives feedback "
-                    "on the steps taken within 3 months.")
-    assert not _crossed("Your report is acknowledged within a week.",
-                        "The officer acknowledges every report within 7 days and gives "
-                        "feedback on the steps taken within 3 months.")
-
-
-def test_an_elided_unit_is_the_one_of_the_figure_before():
-    warranty = ("The frame and motors carry a 7-year warranty; the control panel and the "
-                "desktop are covered for 2 years.")
-    assert _crossed("The control panel is guaranteed for seven years, the frame and motors "
-                    "only for two.", warranty)
-    assert not _crossed("The frame and motors are guaranteed for seven years, the control "
-                        "panel only for two.", warranty)
-
-
-def test_a_figure_whose_place_names_nothing_or_whose_rival_is_in_another_sentence_is_not_crossed():
-    # "or 6 hours with it on": the place of 6 hours has no word to compare
-    assert not _crossed("A charge plays for 6 hours with noise cancelling on.",
-                        "Up to 8 hours of playback per charge with noise cancelling off, or "
-                        "6 hours with it on.")
-    assert not _crossed("Fit a fresh filter every six months.",
-                        "Replace the filter every 6 months. After fitting a new filter, hold "
-                        "the Reset button for 5 seconds.")
-
-
 def test_a_with_or_to_filler_named_otherwise_conflicts():
     premise = _frames("Marie Curie shared the 1903 Nobel Prize in Physics with her husband "
                       "Pierre Curie.")
@@ -156,11 +114,7 @@ def test_the_reader_with_the_same_object_under_another_verb_does_not_agree():
     assert role_agreement(_frames("You can still upload new files."), premise) == CONFLICTS
 
 
-def test_a_range_is_one_place_and_a_rate_is_no_duration():
-    # "two or three times a day": both numbers are said of the dose
-    assert not _crossed("The usual adult dose is a 200 mg tablet three times daily.",
-                        "The usual adult dose is one 200 mg tablet two or three times a day.")
-    # "4 centimetres an hour" is a rate: its "an hour" is no rival of "in a day"
-    assert not _crossed("Bamboo can shoot up by 91 cm in a day.",
-                        "Certain species can grow up to 91 centimetres in a single day, about "
-                        "4 centimetres an hour, making bamboo the fastest-growing plant.")
+def test_a_plural_name_meets_its_singular():
+    premise = _frames("The brothers Joseph-Michel and Jacques-Etienne Montgolfier built the first "
+                      "practical hot-air balloons.")
+    assert role_agreement(_frames("The Montgolfiers built the balloon."), premise) != CONFLICTS

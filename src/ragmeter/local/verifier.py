@@ -32,7 +32,7 @@ from ragmeter.local.alignment import Alignment
 from ragmeter.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.local import syntax
 from ragmeter.local.polarity import polarity_conflict
-from ragmeter.local.roles import CONFLICTS, crossed_figures, frames, role_agreement
+from ragmeter.local.roles import frames, role_agreement
 from ragmeter.local.support_head import DEFAULT_HEAD, SupportHead, features
 from ragmeter.local.token_encoder import TokenEncoder, default_token_encoder
 
@@ -313,10 +313,11 @@ class AlignmentVerifier:
     the line manager does: common nouns in a role are never held against a claim), see who
     did what to whom where the parse gives no role ("basil keeps best in the refrigerator"
     where the passage says it blackens there and keeps best at room temperature; "the
-    collapse set off the quake" where the quake triggered the landslide, with other verbs
-    and nouns on each side), or weigh a claim's gist against its details. The role check
-    reads subjects and objects, "to" clauses, appositions, "with"/"against"/receiver
-    fillers and which figure goes with what (``roles``). A cascade to an LLM judge,
+    collapse set off the quake" where the quake triggered the landslide), tell which figure
+    goes with what ("50 pounds for every weekday night" where the passage pays 50 pounds for
+    a Saturday), or weigh a claim's gist against its details. The role check reads
+    subjects and objects, "to" clauses, appositions and "with"/"against"/receiver fillers
+    (``roles``). A cascade to an LLM judge,
     or an NLI model (``CrossEncoderVerifier``), covers them.
 
     Embeddings are off by default. On HaluEval, MiniLM similarity between a claim and its
@@ -480,26 +481,16 @@ class AlignmentVerifier:
         swapped role or a denial would be; a sentence sharing no argument holds no frame to
         agree or conflict with), each text once (``syntax.parse`` caches). Measured: parsing
         every sentence that names an argument instead cost a quarter of the verifier's time
-        on HaluEval-shaped samples. A claim with a figure ("50 pounds", "within a week") is
-        also read against its ``CANDIDATES`` best sentences for which figure goes with what
-        (``roles.crossed_figures``); a crossed figure counts as a role conflict.
+        on HaluEval-shaped samples.
         """
         todo = [n for n, a in enumerate(lexical) if a.coverage >= self.MIN_COVERAGE]
         if not todo:
             return lexical
         claims = list(dict.fromkeys(pairs[n][1] for n in todo))
-        claim_docs = dict(zip(claims, syntax.parse(claims, entities=False)))
-        claim_frames = {c: frames(d) for c, d in claim_docs.items()}
+        claim_frames = dict(zip(claims, map(frames, syntax.parse(claims, entities=False))))
         wanted: dict[str, list[str]] = {}
-        # a claim with figures is read against its best sentences for which figure goes
-        # with what (``roles.crossed_figures``), whether or not they name its arguments
-        figured: dict[int, list[str]] = {}
         for n in todo:
             premise, claim = pairs[n]
-            if any(t.tag_ == "CD" for t in claim_docs[claim]):
-                p = prepared[premise]
-                figured[n] = [p.sentences[i].text
-                              for i in ranked[premise, claim][: self.CANDIDATES]]
             # by stem: "rings" names what a sentence's "Each ring bends the light" does
             words = {stem(w) for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
                      for m in arg.members() for w in m.words}
@@ -511,19 +502,14 @@ class AlignmentVerifier:
                 sentence = p.sentences[i]
                 if sentence.text not in sentences and words & {stem(w) for w in sentence.words}:
                     sentences.append(sentence.text)
-        texts = list(dict.fromkeys([t for ts in wanted.values() for t in ts]
-                                   + [t for ts in figured.values() for t in ts]))
-        sentence_docs = dict(zip(texts, syntax.parse(texts, entities=False)))
-        sentence_frames = {t: frames(d) for t, d in sentence_docs.items()}
+        texts = list(dict.fromkeys(t for ts in wanted.values() for t in ts))
+        sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts, entities=False))))
         out = list(lexical)
         for n in todo:
             premise, claim = pairs[n]
             if claim_frames[claim] and premise in wanted:
                 found = [f for t in wanted[premise] for f in sentence_frames[t]]
                 out[n] = replace(out[n], roles=role_agreement(claim_frames[claim], found))
-            if n in figured and crossed_figures(claim_docs[claim],
-                                                [sentence_docs[t] for t in figured[n]]):
-                out[n] = replace(out[n], roles=CONFLICTS)
         return out
 
     def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
