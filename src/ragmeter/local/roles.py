@@ -58,6 +58,18 @@ against the landlord). "you" is an argument: the reader, in the passage and in t
 (but not one that lets another verb agree: the reader does most things a passage speaks
 of). Measured on the RAG development set (dev and heldout), these changed no verdict.
 
+Tried and dropped: which figure goes with what, each figure with a unit ("25 pounds", "a
+week") carrying the content words of its part of its sentence, a claim figure crossed when
+its every place in the evidence is outdone by a rival figure of its kind in the same
+sentence ("50 pounds for every weekday night" where the passage pays 25 pounds for a
+weekday night and 50 for a Saturday). On dev and heldout it took 12 claims of unfaithful
+variants (8 swapped-role claims; heldout swapped_roles 0.833 -> 0.481) and no faithful
+claim, but on the blind splits it crossed 4 ground-truth claims the contexts state and one
+faithful answer claim (context recall of the fresh split 0.525 -> 0.475), as a word-
+proximity version had before it: a paraphrase that rewords the figure's own words while
+keeping a word its neighbour's part has reads as a swap. It lives in the history of the
+``roles2`` branch (commit 13d951a).
+
 Anything else is unknown: most claims, which is what keeps this check from hurting
 paraphrase. Pure functions of parsed text; the parse is ``syntax.parse`` (cached).
 """
