@@ -25,7 +25,10 @@ Measured on the RAG development set (dev and heldout, claims of every answer): t
 five claims of swapped-role and wrong-entity variants from supported to a conflict
 ("the supervisory authority has to alert the controller" where the controller notifies
 the authority; "Bingham led a group of local farmers" where farmers guided him; "Gosling
-showed it to Watson" where her colleague Maurice Wilkins did) and no faithful claim.
+showed it to Watson" where her colleague Maurice Wilkins did) and no faithful claim. On the
+blind splits (checks, not read) with the antonym list widened at the same time, faithful
+answers fell from 0.789 to 0.769 (fresh3) and 0.808 to 0.792 (fresh4): two faithful answer
+claims there now meet a role conflict.
 
 The check (``role_agreement``), for each claim frame with arguments:
 
