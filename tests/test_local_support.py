@@ -41,6 +41,11 @@ def verifier(minilm):
     ("pushed west by an easterly wind", ["an east wind drove it westward"], False),
     ("the wind pushed it east", ["the wind drove it westward"], True),
     ("afterwards rinse the tank", ["run a rinse cycle before making coffee"], False),
+    # pairs of the widened list: shape, sharpness, direction of light
+    ("the beaks grew shallower", ["the average beak depth increased and beaks grew deeper"], True),
+    ("the pictures came out sharp", ["its images were blurred"], True),
+    ("cells lower down absorb light", ["iridophores reflect light"], True),
+    ("cells lower down reflect light", ["iridophores reflect light"], False),
 ])
 def test_opposed_words(claim, evidence, contrast):
     assert opposed(claim.split(), [e.split() for e in evidence]) is contrast

@@ -103,7 +103,21 @@ north south; east west; inside outside; above below; cheap expensive; cheaper co
 safe dangerous; harmless harmful; beneficial harmful; legal illegal; true false;
 success failure; positive negative; strengthen weaken; internal external; upper lower;
 import export; buy sell; push pull; father mother; son daughter; husband wife; king queen;
-boy girl; day night; summer winter; wet dry; young old; new old; ancient modern
+boy girl; day night; summer winter; wet dry; young old; new old; ancient modern;
+deep shallow; wide narrow; broad narrow; sharp blurred; sharp blurry;
+sharp fuzzy; crisp blurred; dear cheap; tight loose; permanent temporary;
+reusable disposable; absorb reflect; absorb emit; sink float; expand contract;
+tighten loosen; attach detach; arrive depart; enter exit; ascend descend; inhale exhale;
+lend borrow; send receive; pass fail; present absent; visible invisible; common rare;
+frequent rare; often rarely; usually rarely; public private; domestic foreign;
+natural artificial; smooth rough; soft hard; simple complex; bright dim; bright dark;
+loud quiet; noisy quiet; fresh stale; raw cooked; clean dirty; rich poor; inner outer;
+interior exterior; top bottom; forward backward; minor major; junior senior; past future;
+earliest latest; gain loss; profit loss; benefit harm; advantage disadvantage;
+agree disagree; approve reject; confirm deny; admit deny; accept refuse; obey disobey;
+remember forget; freeze melt; sunrise sunset; dawn dusk; horizontal vertical;
+acidic alkaline; predator prey; winner loser; buyer seller;
+landlord tenant; plaintiff defendant; host guest; lender borrower; sender recipient
 """
 ANTONYM_PAIRS: tuple[tuple[str, str], ...] = tuple(
     (a, b) for pair in _ANTONYM_PAIRS.replace("\n", " ").split(";") if pair.strip()
@@ -114,7 +128,18 @@ ANTONYMS: frozenset[tuple[str, str]] = frozenset(
     (stem(b), stem(a)) if swap else (stem(a), stem(b))
     for a, b in ANTONYM_PAIRS for swap in (False, True))
 """Stemmed antonym pairs, both ways. A fixed list: contextual vectors cannot tell an
-antonym from a synonym (both fill the same slot), and no lexical database ships offline."""
+antonym from a synonym (both fill the same slot), and no lexical database ships offline.
+
+The second half of the list (from "deep shallow") was added as common English opposites of
+shape, light, direction, frequency and the parties of a transaction. Measured on the RAG
+development set (dev and heldout, claims of every answer): two antonym claims more caught
+("grow shallower" where beaks grew deeper; cells that "absorb" light where they reflect it),
+no faithful claim lost. Left out after that measure: "thick thin" (a faithful "thick and
+deep for breaking hard seeds" against "large, deep beaks crack hard seeds, while thin,
+pointed beaks pick insects": the evidence says both sides, of different things),
+"employer employee" (the stems of "employees" and "employer" meet), and a rule reading
+"un"/"non" + a word as its opposite ("the oldest unlocked clips" against "the oldest
+unprotected clips are overwritten ... clips are locked": the same binding problem)."""
 
 
 def _spelled_alike(a: str, b: str) -> bool:

@@ -29,7 +29,7 @@ from ragmeter.local import caches, nlp, quantities
 from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.local.normalise import same_word as _same_word
 from ragmeter.local.alignment import Alignment
-from ragmeter.local.support import Candidates, SemanticMatcher
+from ragmeter.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.local import syntax
 from ragmeter.local.polarity import polarity_conflict
 from ragmeter.local.roles import frames, role_agreement
@@ -309,11 +309,15 @@ class AlignmentVerifier:
        claim's arguments.
 
     What it cannot do: tell a synonym from a co-hyponym in the same slot ("an architect"
-    for "an engineer" finds a counterpart), see who did what to whom beyond a verb's
-    subject and object ("basil keeps best in the refrigerator" where the passage says it
-    blackens there and keeps best at room temperature; measured on the hand pairs, 22% of
-    swapped roles and 19% of wrong entities named elsewhere in the passage are caught), or
-    weigh a claim's gist against its details. A cascade to an LLM judge,
+    for "an engineer" finds a counterpart; "the Finance Director approves every claim" where
+    the line manager does: common nouns in a role are never held against a claim), see who
+    did what to whom where the parse gives no role ("basil keeps best in the refrigerator"
+    where the passage says it blackens there and keeps best at room temperature; "the
+    collapse set off the quake" where the quake triggered the landslide), tell which figure
+    goes with what ("50 pounds for every weekday night" where the passage pays 50 pounds for
+    a Saturday), or weigh a claim's gist against its details. The role check reads
+    subjects and objects, "to" clauses, appositions and "with"/"against"/receiver fillers
+    (``roles``). A cascade to an LLM judge,
     or an NLI model (``CrossEncoderVerifier``), covers them.
 
     Embeddings are off by default. On HaluEval, MiniLM similarity between a claim and its
@@ -487,15 +491,16 @@ class AlignmentVerifier:
         wanted: dict[str, list[str]] = {}
         for n in todo:
             premise, claim = pairs[n]
-            words = {w for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
-                     for w in arg.words}
+            # by stem: "rings" names what a sentence's "Each ring bends the light" does
+            words = {stem(w) for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
+                     for m in arg.members() for w in m.words}
             if not words:
                 continue
             sentences = wanted.setdefault(premise, [])
             p = prepared[premise]
             for i in ranked[premise, claim][: self.CANDIDATES]:
                 sentence = p.sentences[i]
-                if sentence.text not in sentences and words & set(sentence.words):
+                if sentence.text not in sentences and words & {stem(w) for w in sentence.words}:
                     sentences.append(sentence.text)
         texts = list(dict.fromkeys(t for ts in wanted.values() for t in ts))
         sentence_frames = dict(zip(texts, map(frames, syntax.parse(texts, entities=False))))
