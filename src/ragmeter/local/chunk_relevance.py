@@ -737,10 +737,12 @@ class ChunkRelevanceScorer:
     # labels: over the chunks of the yes/no and open questions of all the development sets its
     # quartiles are 0.02 and 0.11 and its median 0.05 (most of such a question is its topic:
     # q . t is 0.84-0.94), so the median adds nothing and the inter-quartile spread weighs
-    # what the evidence term weighs (3 / 0.09, about 32). Measured after (32 beside 16 and 64,
-    # the same order within one pair): MS MARCO 0.765 -> 0.775, ctxrel-6 0.350 -> 0.400, the
-    # other sets unchanged (bench/README.md). Small: the term orders chunks whose other
-    # signals are close, and it is no gate.
+    # what the evidence term weighs (3 / 0.09, about 32). A sweep of weights came first
+    # (12 to 64 gave the same order within a pair; bench/README.md lists it). With 32: MS
+    # MARCO 0.765 -> 0.775, ctxrel-6 0.350 -> 0.400, the other sets unchanged. Small: the
+    # term orders chunks whose other signals are close, and it is no gate. For every question
+    # (not only untyped ones) it gives 0.826 alone on ctxrel-2..7 but costs MS MARCO a pair
+    # beside the other signals (bench/relevance_variants.py), so it is not used there.
     W_LEXICAL = 0.5
     W_PRESENCE = 8.0
     W_EVIDENCE = 3.0
