@@ -51,6 +51,9 @@ def test_an_open_question_prefers_the_chunk_that_says_what_is_asked(minilm):
     assert answer.relevance > 0.5 > topic.relevance
     without = [scorer.combine(dataclasses.replace(j.signals, asked=None)) for j in (answer, topic)]
     assert 0.5 > without[0] > without[1]
+    assert answer.reason.endswith(f"; it says what the question asks beyond its topic (asked "
+                                  f"{answer.signals.asked:.2f})")
+    assert "; it does not say what the question asks beyond its topic" in topic.reason
 
 
 def test_asked_is_measured_only_for_untyped_questions_and_with_the_encoder(minilm):

@@ -967,6 +967,9 @@ def _reason(asks: QuestionFocus, s: ChunkSignals, p: float) -> str:
         why = f"no sentence about the focus holds the {wanted} asked for"
     else:
         why = f"{s.evidence:.0%} of the focus in its best sentence"
+    if s.asked is not None:
+        said = "says" if s.asked > ChunkRelevanceScorer.ASKED_MID else "does not say"
+        why += f"; it {said} what the question asks beyond its topic (asked {s.asked:.2f})"
     if s.unnamed:
         why += f"; its opening refers to a topic it does not name, taken as {' '.join(s.unnamed)!r}"
     if s.spelled is not None and s.presence > s.spelled + 0.05:
