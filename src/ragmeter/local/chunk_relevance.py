@@ -66,6 +66,14 @@ founded in Sweden and opened ... in Älmhult"); "from" and "by" give a cause onl
 construction ("comes from", "scattered by", "by cutting"), not in "freeze from the top
 down"; "where is X on Y" is answered by a position within Y ("inside the battery bay").
 
+A yes/no or open question ("what happens in a wrist sprain", "what did the Nuremberg trials
+do") names no kind of answer, so nothing above tells an answering chunk from one that only
+shares its topic. For those the same test is read from the sentence encoder (``asked``): the
+part of the question's MiniLM vector that its topic words alone do not carry (the question
+minus its projection on the vector of its focus words) is what it asks of the topic, and a
+chunk that says it lies along that part; a chunk that only restates the topic does not
+(``asked_similarity``).
+
 All are combined with the lexical signals of ``RelevanceScorer`` (how much of the passage
 is about the question's terms) in one logistic score; see ``ChunkRelevanceScorer.combine``.
 """
@@ -76,6 +84,8 @@ import math
 import re
 from dataclasses import dataclass
 from typing import Sequence
+
+import numpy as np
 
 from ragmeter.local import nlp
 from ragmeter.local.nlp import Sentence
@@ -222,6 +232,13 @@ class ChunkSignals:
     unsaid: str = ""
     """The question's predicate (``QuestionFocus.predicate``) when sentences of the expected
     kind exist but none says it, so the chunk holds no answer where the question asks."""
+    answering: tuple[int, ...] = ()
+    """Indices of the chunk's sentences that hold an answer of the expected kind where the
+    question's predicate is said (every sentence, for a question that expects no kind)."""
+    asked: float | None = None
+    """For a question that expects no kind of answer (yes/no, open), ``asked_similarity``:
+    how far the chunk says what the question asks beyond its topic; ``None`` for the other
+    questions (their answer type says it) and without the encoder."""
 
 
 @dataclass(frozen=True)
@@ -275,6 +292,22 @@ def _share(terms: Sequence[str], weights: Sequence[float], sentences: Sequence[S
         elif paraphrasable is not None and paraphrasable[k]:
             found += w * meant
     return found / sum(weights)
+
+
+def asked_similarity(question: np.ndarray, topic: np.ndarray, passage: np.ndarray) -> float:
+    """asked = p . q - (q . t)(p . t), for unit vectors q (the question), t (its focus words
+    alone, the topic) and p (the passage): the passage's similarity to the part of the
+    question that the topic does not explain, q - (q . t) t, the question's vector with its
+    projection on the topic removed.
+
+    A chunk that only shares the topic is close to t, and its share of the cosine p . q is
+    taken away with it; a chunk that says what is asked of the topic keeps what it shares
+    with the rest. The difference is not renormalised, so a question that is nearly all topic
+    (q . t near 1: "is frida kahlo mexican") gives every chunk nearly 0 and leaves the order
+    to the other signals. "What's the minimum notice a UK employer has to give someone who
+    has worked there five years?": the chunk giving the statutory weeks per year worked gets
+    0.13, one on notice in contracts and pay during notice 0.01."""
+    return float(passage @ question) - float(question @ topic) * float(passage @ topic)
 
 
 def meaning_credit(cosine: float) -> float:
@@ -700,10 +733,22 @@ class ChunkRelevanceScorer:
     # Seventh round (references that carry the subject, counts of what was asked, the doer of
     # "who V", causal "from"/"by", positions), weights unchanged: 0.765 / 1.00 / 0.88, 0.72,
     # 0.31, 0.73, and 0.35 on ctxrel-6 (0.225 before; its misses were read).
+    # W_ASKED and ASKED_MID (eighth round) were read from the spread of ``asked``, not from
+    # labels: over the chunks of the yes/no and open questions of all the development sets its
+    # quartiles are 0.02 and 0.11 and its median 0.05 (most of such a question is its topic:
+    # q . t is 0.84-0.94), so the median adds nothing and the inter-quartile spread weighs
+    # what the evidence term weighs (3 / 0.09, about 32). A sweep of weights came first
+    # (12 to 64 gave the same order within a pair; bench/README.md lists it). With 32: MS
+    # MARCO 0.765 -> 0.775, ctxrel-6 0.350 -> 0.400, the other sets unchanged. Small: the
+    # term orders chunks whose other signals are close, and it is no gate. For every question
+    # (not only untyped ones) it gives 0.826 alone on ctxrel-2..7 but costs MS MARCO a pair
+    # beside the other signals (bench/relevance_variants.py), so it is not used there.
     W_LEXICAL = 0.5
     W_PRESENCE = 8.0
     W_EVIDENCE = 3.0
     W_ANSWER_TYPE = 8.0
+    W_ASKED = 32.0
+    ASKED_MID = 0.05
 
     def __init__(self, embeddings: bool = True, encoder: SentenceEncoder | None = None) -> None:
         self.lexical = RelevanceScorer(encoder=encoder, embeddings=embeddings)
@@ -719,11 +764,15 @@ class ChunkRelevanceScorer:
         focus = list(asks.focus) or terms
         weights = [nlp.word_weight(t) for t in focus]
         cosines: list[float | None] = [None] * len(passages)
+        asked: list[float | None] = [None] * len(passages)
         if self.lexical.embeddings:
             rows = self.lexical.encoder.encode([question, *passages])
             cosines = [max(0.0, float(rows[0] @ rows[i + 1])) for i in range(len(passages))]
+            if asks.kind in UNTYPED and focus:
+                topic = self.lexical.encoder.encode([" ".join(focus)])[0]
+                asked = [asked_similarity(rows[0], topic, rows[i + 1]) for i in range(len(passages))]
         out = []
-        for passage_text, passage, cosine in zip(passages, analyses, cosines):
+        for passage_text, passage, cosine, asked_part in zip(passages, analyses, cosines, asked):
             sentences = passage.sentences
             steps = (instructions([s.text for s in sentences]) if asks.kind == "procedure"
                      else explanations([s.text for s in sentences], focus, asks.predicate) if asks.kind == "reason"
@@ -793,6 +842,8 @@ class ChunkRelevanceScorer:
                 spelled=spelled,
                 unnamed=tuple(t for t in focus if t in unnamed),
                 unsaid=unsaid,
+                answering=tuple(answering),
+                asked=asked_part,
             ))
         return out
 
@@ -870,19 +921,24 @@ class ChunkRelevanceScorer:
     def combine(cls, s: ChunkSignals) -> float:
         """relevance = 1 / (1 + exp(-z)), where
 
-            z = 0.5 z_lexical + 8 (presence - 1) + 3 (evidence - 0.5) - 3 [no answer_type]
+            z = 0.5 z_lexical + 8 (presence - 1) + 3 (evidence - 0.5) - 8 [no answer_type]
+                + 32 (asked - 0.05)
 
         where ``z_lexical`` is the log-odds of ``RelevanceScorer`` (best-sentence coverage and
         BM25 focus; plus the MiniLM cosine with ``embeddings=True``) and [no answer_type] is 1
-        when the question expects a kind of answer and no sentence of the passage holds one.
+        when the question expects a kind of answer and no sentence of the passage holds one;
+        ``asked`` (``asked_similarity``; the term is left out when it is not measured) stands
+        in for the answer type where the question expects none.
         A passage holding the whole focus with an answer of the expected kind beside it gains
-        4.5 over one with no answer of that kind anywhere; one missing a quarter of the focus
+        11 over one with no answer of that kind anywhere; one missing a quarter of the focus
         (by rarity) loses 2."""
         p = RelevanceScorer.combine(s.cosine, s.coverage, s.focus)
         z = math.log(max(1e-9, p)) - math.log(max(1e-9, 1 - p))
         z *= cls.W_LEXICAL
         z += cls.W_PRESENCE * (s.presence - 1.0) + cls.W_EVIDENCE * (s.evidence - 0.5)
         z -= 0.0 if s.answer_type else cls.W_ANSWER_TYPE
+        if s.asked is not None:
+            z += cls.W_ASKED * (s.asked - cls.ASKED_MID)
         return 1.0 / (1.0 + math.exp(-z))
 
     def relevance(self, question: str, passages: Sequence[str]) -> list[ChunkJudgement]:
@@ -911,6 +967,9 @@ def _reason(asks: QuestionFocus, s: ChunkSignals, p: float) -> str:
         why = f"no sentence about the focus holds the {wanted} asked for"
     else:
         why = f"{s.evidence:.0%} of the focus in its best sentence"
+    if s.asked is not None:
+        said = "says" if s.asked > ChunkRelevanceScorer.ASKED_MID else "does not say"
+        why += f"; it {said} what the question asks beyond its topic (asked {s.asked:.2f})"
     if s.unnamed:
         why += f"; its opening refers to a topic it does not name, taken as {' '.join(s.unnamed)!r}"
     if s.spelled is not None and s.presence > s.spelled + 0.05:
