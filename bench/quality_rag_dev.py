@@ -17,8 +17,10 @@ written blind after the last verifier change), ``fresh2`` (h51-h70, written blin
 2026-11-24 after the methods were fixed, no scorer run on them when written), ``fresh3``
 (h71-h90, written blind on 2026-11-24 by a helper who neither ran a scorer nor read the
 scorers' code), ``fresh4`` (h91-h110, written blind on 2026-11-24 in the fifth session,
-likewise by a helper who ran no scorer) or ``fresh5`` (h111-h130, written blind on 2026-11-24
-in the sixth session, likewise); each is reported apart.
+likewise by a helper who ran no scorer), ``fresh5`` (h111-h130, written blind on 2026-11-24
+in the sixth session, likewise) or ``fresh6`` (h131-h150, written blind on 2026-11-24 in the
+seventh session by a helper who ran no scorer and did not read the scorers' code, on twenty
+domains none of h01-h130 uses); each is reported apart.
 ``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
@@ -58,7 +60,7 @@ DATA = HERE / "data" / "rag_dev.jsonl"
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
          "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 TITLES = {
     "dev": "development part (seen while building the verifier)",
     "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
@@ -74,6 +76,9 @@ TITLES = {
                "helper who ran no scorer and did not read the scorers' code; no scorer had been "
                "run on it when it was written)"),
     "fresh5": ("fifth fresh part (h111-h130, written blind on 2026-11-24, sixth session, by a "
+               "helper who ran no scorer and did not read the scorers' code; no scorer had been "
+               "run on it when it was written)"),
+    "fresh6": ("sixth fresh part (h131-h150, written blind on 2026-11-24, seventh session, by a "
                "helper who ran no scorer and did not read the scorers' code; no scorer had been "
                "run on it when it was written)"),
 }
