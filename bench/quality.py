@@ -414,7 +414,16 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     sixth session, in the style of MS MARCO (terse web-search queries, web-page and docs-chunk
     passages that mostly name their subject, a quarter by description or pronoun; hard negatives
     a retriever would rank high, half of them longer than the relevant passage), never seen by
-    the scorer's authors."""
+    the scorer's authors;
+    ``"ctxrel-9"``: 40 held-out pairs over ten more domains written blind on 2026-11-24 in the
+    seventh session by a helper who ran no scorer and did not read the scorers' code, balanced
+    on how plainly each passage names the question's subject (earlier sets' relevant passages
+    avoided naming it while their negatives named it, rewarding scorers that prefer off-topic
+    text): in 20 pairs the relevant passage names it at least as plainly as the negative, in 10
+    the negative names it more (the relevant one a mid-document chunk saying "it" or "the
+    town"), in 10 the relevant passage names it more; half the negatives longer than the
+    relevant passage; terse queries and full questions, typed and untyped; never seen by the
+    scorer's authors."""
     from ragmeter.embedders.sentence_transformer import load_model
     from ragmeter.local import nlp
     from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
@@ -459,7 +468,9 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-6": "written blind, scored once after the sixth round; misses read in the seventh",
             "ctxrel-7": "held out: written blind in the fifth session, unseen by the scorer's authors",
             "ctxrel-8": ("held out: MS MARCO-style, written blind in the sixth session, unseen by "
-                         "the scorer's authors")}[r["set"]]
+                         "the scorer's authors"),
+            "ctxrel-9": ("held out: written blind in the seventh session, balanced on which passage "
+                         "names the subject, unseen by the scorer's authors")}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -666,6 +677,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_own_pairs(out["own_relevance_pairs_7"])
         out["own_relevance_pairs_8"] = own_pairs(written="ctxrel-8")
         print_own_pairs(out["own_relevance_pairs_8"])
+        out["own_relevance_pairs_9"] = own_pairs(written="ctxrel-9")
+        print_own_pairs(out["own_relevance_pairs_9"])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 
