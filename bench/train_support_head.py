@@ -177,6 +177,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--weak", type=Path, action="append", default=[])
     parser.add_argument("--c", type=float, default=1.0, help="inverse L2 strength")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--out", type=Path, default=WEIGHTS,
+                        help=f"where --write puts the weights (default {WEIGHTS})")
     parser.add_argument("--cache", type=Path, help="keep the features in this .npz file")
     args = parser.parse_args(argv)
 
@@ -214,8 +216,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("weights: " + ", ".join(f"{n} {w:+.2f}" for n, w in head.weights.items())
           + f"; bias {head.bias:+.2f}")
     if args.write:
-        WEIGHTS.write_text(head.to_json() + "\n", encoding="utf-8")
-        print(f"wrote {WEIGHTS}")
+        args.out.write_text(head.to_json() + "\n", encoding="utf-8")
+        print(f"wrote {args.out}")
     return 0
 
 

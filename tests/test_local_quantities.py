@@ -256,6 +256,10 @@ def test_verifier_still_breaks_a_wrong_figure(verifier, premise, claim):
     ("Notify them no earlier than 72 hours after.", "Notify them within 72 hours.", ["72"]),
     ("An item of at least 40 cm.", "An item of up to 40 cm.", ["40"]),
     ("An item of up to 40 cm.", "An item of at least 40 cm.", ["40"]),
+    # "no smaller than" is a floor, "no larger than" a ceiling
+    ("Each disk is no smaller than 8 TB.", "Each bay takes disks of up to 8 TB.", ["8"]),
+    ("Each disk is no larger than 8 TB.", "Each bay takes disks of at least 8 TB.", ["8"]),
+    ("Each disk is no larger than 8 TB.", "Each bay takes disks of up to 8 TB.", []),
     # the same bound, another bound the premise also gives, or no bound: not opposed
     ("Register within 30 days of delivery.", "Register no later than 30 days after delivery.", []),
     ("More than 30 days.", "Within 30 days, or more than 30 days for a refund.", []),

@@ -31,7 +31,8 @@ class Alignment:
     ``roles``: who did what to whom, against the premise (``roles.role_agreement``): 1
     agrees, 0 conflicts (swapped roles, another name in the role), 0.5 unknown or not read.
     ``anchored``: share of the claim's names, numbers and dates stated in its evidence
-    sentence(s), not only somewhere in the premise (``_anchored``).
+    sentence(s), or in the sentence stating the rest of a claim that merges facts, not only
+    somewhere in the premise (``verifier._anchored``).
     """
 
     coverage: float

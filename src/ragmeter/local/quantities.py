@@ -105,11 +105,14 @@ _APPROX = ("about", "around", "roughly", "approximately", "approx", "some", "cir
 _AT_LEAST = ("over", "more than", "at least", "above", "upwards of", "in excess of",
              "exceeding", "just over", "a little over", "slightly over", "slightly more than",
              "a little more than", "just above", "well over", "no fewer than", "no less than",
-             "no earlier than", "no sooner than", "not before")
+             "no earlier than", "no sooner than", "not before", "no smaller than",
+             "no lower than", "no shorter than", "no lighter than", "no younger than")
 _AT_MOST = ("under", "less than", "fewer than", "below", "up to", "as much as", "as many as",
             "at most", "no more than", "nearly", "almost", "just under", "a little under",
             "slightly under", "slightly less than", "a little less than", "just below",
-            "not quite", "close on", "within", "no later than", "not after")
+            "not quite", "close on", "within", "no later than", "not after", "no larger than",
+            "no bigger than", "no greater than", "no higher than", "no longer than",
+            "no heavier than", "no older than")
 _HEDGES = sorted([(h.split(), "approx") for h in _APPROX]
                  + [(h.split(), "at_least") for h in _AT_LEAST]
                  + [(h.split(), "at_most") for h in _AT_MOST], key=lambda x: -len(x[0]))
