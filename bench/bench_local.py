@@ -10,7 +10,9 @@ benchmark samples (too few for a steady throughput figure; it says so).
 
 Measured, cache and journal off:
 * cold start: a fresh process importing ragmeter, loading the models and scoring 1 sample;
-* warm throughput of the full offline suite after ``--warmup`` samples;
+* warm throughput of the full offline suite after ``--warmup`` samples, and the CPU time
+  of that run (all threads of the process: comparable across runs on a loaded machine,
+  where samples/s is not);
 * peak memory (max RSS) of the process that ran both.
 """
 
@@ -119,15 +121,19 @@ def main() -> None:
         judge_options={"threads": args.threads, "verifier": args.verifier}, embedder=get_embedder("local", cache=False, threads=args.threads),
     )
     evaluate(warm, SUITE, **options)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     result = evaluate(data, SUITE, **options)
     wall = time.perf_counter() - started
+    # CPU time of this process (all its threads): unlike samples/s it hardly moves with
+    # what else the machine runs, so two trees measured at different times compare on it
+    cpu = time.process_time() - cpu_started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     summary = result.summary()
     print(f"samples: {len(data)} from {source}; metrics: {', '.join(SUITE)}; verifier {args.verifier}")
     print("| measure | value |\n|---|---|")
     print(f"| cold start (fresh process: import, load models, score 1 sample) | {cold:.1f} s |")
     print(f"| warm throughput, {len(data)} samples, concurrency {args.concurrency or 'default (64)'} | {len(data) / wall:.1f} samples/s ({wall:.1f} s) |")
+    print(f"| CPU time of the warm run (all threads) | {cpu:.1f} s ({1000 * cpu / len(data):.0f} ms per sample, {cpu / wall:.2f} cores busy) |")
     print(f"| peak memory (max RSS) | {peak:.0f} MB |")
     print(f"| torch threads | {__import__('torch').get_num_threads()} |")
     print("\n| metric | mean | scored | errors |\n|---|---|---|---|")
