@@ -11,8 +11,8 @@ benchmark samples (too few for a steady throughput figure; it says so).
 Measured, cache and journal off:
 * cold start: a fresh process importing ragmeter, loading the models and scoring 1 sample;
 * warm throughput of the full offline suite after ``--warmup`` samples, and the CPU time
-  of that run (all threads of the process: comparable across runs on a loaded machine,
-  where samples/s is not);
+  of that run (all threads of the process: the work done, which moves less with the
+  machine's load than samples/s);
 * peak memory (max RSS) of the process that ran both.
 """
 
@@ -124,8 +124,9 @@ def main() -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
     result = evaluate(data, SUITE, **options)
     wall = time.perf_counter() - started
-    # CPU time of this process (all its threads): unlike samples/s it hardly moves with
-    # what else the machine runs, so two trees measured at different times compare on it
+    # CPU time of this process (all its threads): the work the run did, which moves less
+    # with the machine's load than samples/s (torch's threads spinning while they wait for a
+    # core still count: 22.8-25.9 s for the same 400 samples on an idle machine)
     cpu = time.process_time() - cpu_started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     summary = result.summary()
