@@ -8,21 +8,32 @@
 #   2. $(TORCH)+cpu from the PyTorch CPU index (TORCH_INDEX), the ordinary Linux case;
 #   3. plain $(TORCH): macOS and Windows, where PyPI's build is the CPU one.
 # A user installing by hand does the same: see "Install" in README.md.
+#
+# Every other package is installed at the version in requirements/lock.txt (pip -c): the local
+# judge's scores depend on transformers, sentence-transformers, spaCy and numpy, and every figure
+# in bench/figures.json was measured on exactly these. pyproject's ranges stay loose for people
+# who install ragmeter into their own environment. `make lock` refreshes the lock.
 PYTHON ?= python3
+LOCK   := requirements/lock.txt
 VENV   := .venv
 BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
 
-.PHONY: demo test test-quick typecheck venv clean
+.PHONY: demo test test-quick typecheck venv clean lock figures figures-check
 
-$(BIN)/ragmeter: pyproject.toml
-	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q "$(TORCH)+cpu" 2>/dev/null \
-		|| $(BIN)/pip install -q "$(TORCH)+cpu" --extra-index-url $(TORCH_INDEX) \
-		|| $(BIN)/pip install -q "$(TORCH)"
-	$(BIN)/pip install -q -e ".[test]"
+# $(call install_into,VENV_DIR,CONSTRAINTS): torch first (CPU build), then ragmeter with every extra.
+define install_into
+	test -d $(1) || $(PYTHON) -m venv $(1)
+	$(1)/bin/pip install -q --upgrade pip
+	$(1)/bin/pip install -q "$(TORCH)+cpu" 2>/dev/null \
+		|| $(1)/bin/pip install -q "$(TORCH)+cpu" --extra-index-url $(TORCH_INDEX) \
+		|| $(1)/bin/pip install -q "$(TORCH)"
+	$(1)/bin/pip install -q $(2) -e ".[test]"
+endef
+
+$(BIN)/ragmeter: pyproject.toml $(LOCK)
+	$(call install_into,$(VENV),-c $(LOCK))
 	touch $(BIN)/ragmeter
 
 venv: $(BIN)/ragmeter
@@ -41,6 +52,25 @@ test-quick: venv
 # mypy (pydantic plugin) over src/ and testset_gen/; settings in pyproject.toml
 typecheck: venv
 	$(BIN)/mypy
+
+# Every published figure, measured on the locked install, into bench/figures.json (about 10
+# minutes on 2 cores); README and docs quote only that file. `figures-check` compares a fresh
+# measurement with the committed file and exits 1 on any difference over 0.005.
+figures: venv
+	HF_HUB_OFFLINE=1 $(BIN)/python bench/figures.py
+
+figures-check: venv
+	HF_HUB_OFFLINE=1 $(BIN)/python bench/figures.py --check
+
+# A fresh virtualenv with the newest versions pyproject allows, frozen into the lock (torch,
+# pinned above, left out). Then `make figures`: a new lock means new figures.
+lock:
+	rm -rf .venv-lock
+	$(call install_into,.venv-lock,)
+	{ sed -n '/^#/p' $(LOCK); .venv-lock/bin/pip freeze --exclude-editable | grep -v -i '^torch=='; } > $(LOCK).new
+	mv $(LOCK).new $(LOCK)
+	rm -rf .venv-lock
+	@echo "$(LOCK) refreshed: run 'make figures' and commit both"
 
 clean:
 	rm -rf $(VENV) .pytest_cache
