@@ -26,7 +26,7 @@ def test_every_row_has_a_question_and_two_different_passages():
 def test_pairs_per_set():
     assert Counter(r.get("set") for r in _rows()) == {
         None: 34, "ctxrel-2": 66, "ctxrel-3": 36, "ctxrel-4": 45, "ctxrel-5": 40, "ctxrel-6": 40,
-        "ctxrel-7": 40, "ctxrel-8": 40, "ctxrel-9": 40}
+        "ctxrel-7": 40, "ctxrel-8": 40, "ctxrel-9": 40, "ctxrel-10": 40}
 
 
 def test_ctxrel_9_is_balanced_as_written():
@@ -43,3 +43,19 @@ def test_ctxrel_9_is_balanced_as_written():
         of_shape = [r for r in rows if r["shape"] == shape]
         longer = sum(len(r["negative"]) > len(r["relevant"]) for r in of_shape)
         assert longer == len(of_shape) // 2, shape
+
+
+def test_ctxrel_10_the_blind_set_is_balanced_as_written():
+    """ctxrel-10 (2026-11-27) was written blind: 16 domains none of the earlier sets uses, the
+    same shape balance as ctxrel-9, half the negatives longer in every shape."""
+    rows = [r for r in _rows() if r.get("set") == "ctxrel-10"]
+    assert Counter(r["shape"] for r in rows) == {
+        "both name the subject": 20, "negative names the subject more": 10,
+        "relevant names the subject more": 10}
+    earlier = {r.get("domain") for r in _rows() if r.get("set") != "ctxrel-10"}
+    assert len({r["domain"] for r in rows}) == 16
+    assert not {r["domain"] for r in rows} & earlier
+    for shape in ("both name the subject", "negative names the subject more",
+                  "relevant names the subject more"):
+        of_shape = [r for r in rows if r["shape"] == shape]
+        assert sum(len(r["negative"]) > len(r["relevant"]) for r in of_shape) == len(of_shape) // 2

@@ -35,6 +35,7 @@ def test_shipped_set_is_valid_and_counted():
     assert c["questions"]["fresh4"] == 20  # h91-h110, written blind in the fifth session, no scorer run
     assert c["questions"]["fresh5"] == 20  # h111-h130, written blind in the sixth session, no scorer run
     assert c["questions"]["fresh6"] == 20  # h131-h150, written blind in the seventh session, no scorer run
+    assert c["questions"]["fresh7"] == 20  # h151-h170, written blind in the ninth session, the blind part today
     # every kind the construction rules name is used
     assert all(n >= 20 for n in c["variants"].values()), c["variants"]
     assert len({r["id"] for r in rows}) == len(rows)
