@@ -299,6 +299,28 @@ def load_msmarco(path: Path) -> list[tuple[str, str, str]]:
     return [(q, v[1], v[0]) for q, v in by_query.items() if 0 in v and 1 in v]
 
 
+def cosine_pairs(triples: Sequence[tuple[str, str, str]]) -> list[tuple[float, float]]:
+    """The baseline every relevance figure stands beside: MiniLM cosine of (question, first
+    text) and (question, second text), per triple."""
+    from ragmeter.embedders.sentence_transformer import load_model
+
+    texts = list(dict.fromkeys(t for triple in triples for t in triple))
+    vectors = load_model().encode(texts, batch_size=64, normalize_embeddings=True,
+                                  convert_to_numpy=True, show_progress_bar=False)
+    row = {t: i for i, t in enumerate(texts)}
+    cos = lambda a, b: float(vectors[row[a]] @ vectors[row[b]])  # noqa: E731
+    return [(cos(q, a), cos(q, b)) for q, a, b in triples]
+
+
+def bm25_pairs(triples: Sequence[tuple[str, str, str]]) -> list[tuple[float, float]]:
+    """The term-overlap baseline (BM25-like weights of the question's focus terms in each text)."""
+    from ragmeter.local import nlp
+    from ragmeter.local.relevance import RelevanceScorer, key_terms
+
+    return [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), t)  # type: ignore[misc]
+                  for t in nlp.analyse([a, b])) for q, a, b in triples]
+
+
 TOPIC_STRAY = 0.35
 """Below this ``topic_cosine``, a set's relevant passages are flagged as straying from the topic
 (two pairs in three or more point the wrong way)."""
@@ -466,11 +488,13 @@ def print_own_pairs(r: dict) -> None:
             "ctxrel-4": "written blind after the third round, decided W_ANSWER_TYPE; misses read in the fifth",
             "ctxrel-5": "written blind beside the fifth round, scored once after it; misses read in the sixth",
             "ctxrel-6": "written blind, scored once after the sixth round; misses read in the seventh",
-            "ctxrel-7": "held out: written blind in the fifth session, unseen by the scorer's authors",
-            "ctxrel-8": ("held out: MS MARCO-style, written blind in the sixth session, unseen by "
-                         "the scorer's authors"),
-            "ctxrel-9": ("held out: written blind in the seventh session, balanced on which passage "
-                         "names the subject, unseen by the scorer's authors")}[r["set"]]
+            "ctxrel-7": "written blind in the fifth session; printed beside every later round",
+            "ctxrel-8": ("MS MARCO-style, written blind in the sixth session; printed beside "
+                         "every later round"),
+            "ctxrel-9": ("written blind in the seventh session, balanced on which passage "
+                         "names the subject; printed beside every later round"),
+            "ctxrel-10": ("BLIND: written 2026-11-27 by a helper who ran no scorer, 16 new domains, "
+                          "balanced as ctxrel-9")}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -501,7 +525,7 @@ def answer_triples(path: Path = ANSWER_TRIPLES) -> dict:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     encoder = default_encoder()
     out: dict = {"triples": len(rows), "halves": {}}
-    for half in ("first", "second"):
+    for half in dict.fromkeys(r["half"] for r in rows):
         mine = [r for r in rows if r["half"] == half]
         questions = [r["question"] for r in mine for _ in (0, 1)]
         answers = [a for r in mine for a in (r["complete"], r["poorer"])]
@@ -525,14 +549,17 @@ def answer_triples(path: Path = ANSWER_TRIPLES) -> dict:
 
 
 def print_answer_triples(r: dict) -> None:
+    from blind import is_blind
+
     print(f"\nAnswer relevancy, complete vs poorer answer ({r['triples']} triples, bench/data)")
-    print(f"{'score':58} {'first half':>10} {'second half':>11}")
-    first, second = r["halves"]["first"], r["halves"]["second"]
+    halves = list(r["halves"])
+    heads = [f"{h} ({'BLIND' if is_blind('answer_relevancy_triples.jsonl', h) else 'dev'})" for h in halves]
+    print(f"{'score':58} " + " ".join(f"{h:>24}" for h in heads))
     for key, label in (("coverage", "local question coverage (the local answer_relevancy)"),
                        ("cosine", "baseline: MiniLM cosine (question, whole answer)"),
                        ("length", "baseline: answer length (longer = better)")):
-        print(f"{label:58} {_fmt(first[key]):>10} {_fmt(second[key]):>11}")
-    for name, h in (("first", first), ("second", second)):
+        print(f"{label:58} " + " ".join(f"{_fmt(r['halves'][h][key]):>24}" for h in halves))
+    for name, h in r["halves"].items():
         kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in h["by_kind"].items())
         print(f"{name} half ({h['triples']}; poorer answer longer in {h['poorer_longer']}): mean "
               f"complete {h['mean_complete']:.2f}, poorer {h['mean_poorer']:.2f}; by kind: {kinds}")
@@ -661,24 +688,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         out["answer_relevancy_triples"] = answer_triples()
         print_answer_triples(out["answer_relevancy_triples"])
     if args.only in (None, "relevance"):
-        out["own_relevance_pairs"] = own_pairs()
-        print_own_pairs(out["own_relevance_pairs"])
-        out["own_relevance_pairs_2"] = own_pairs(written="ctxrel-2")
-        print_own_pairs(out["own_relevance_pairs_2"])
-        out["own_relevance_pairs_3"] = own_pairs(written="ctxrel-3")
-        print_own_pairs(out["own_relevance_pairs_3"])
-        out["own_relevance_pairs_4"] = own_pairs(written="ctxrel-4")
-        print_own_pairs(out["own_relevance_pairs_4"])
-        out["own_relevance_pairs_5"] = own_pairs(written="ctxrel-5")
-        print_own_pairs(out["own_relevance_pairs_5"])
-        out["own_relevance_pairs_6"] = own_pairs(written="ctxrel-6")
-        print_own_pairs(out["own_relevance_pairs_6"])
-        out["own_relevance_pairs_7"] = own_pairs(written="ctxrel-7")
-        print_own_pairs(out["own_relevance_pairs_7"])
-        out["own_relevance_pairs_8"] = own_pairs(written="ctxrel-8")
-        print_own_pairs(out["own_relevance_pairs_8"])
-        out["own_relevance_pairs_9"] = own_pairs(written="ctxrel-9")
-        print_own_pairs(out["own_relevance_pairs_9"])
+        from blind import is_blind
+
+        sets = [None, "ctxrel-2", "ctxrel-3", "ctxrel-4", "ctxrel-5", "ctxrel-6", "ctxrel-7",
+                "ctxrel-8", "ctxrel-9", "ctxrel-10"]
+        for blind in (False, True):
+            print("\n=== " + ("BLIND (written by someone who has not read the scorers; never used to choose)"
+                              if blind else "DEVELOPMENT (tuned on, or read while tuning)") + " ===")
+            for name in sets:
+                if is_blind("context_relevance_pairs.jsonl", name) == blind:
+                    key = "own_relevance_pairs" + ("" if name is None else "_" + name.split("-")[1])
+                    out[key] = own_pairs(written=name)
+                    print_own_pairs(out[key])
     if args.only in (None, "ragdev"):
         from quality_rag_dev import print_rag_dev, rag_dev
 

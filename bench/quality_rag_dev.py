@@ -20,7 +20,10 @@ scorers' code), ``fresh4`` (h91-h110, written blind on 2026-11-24 in the fifth s
 likewise by a helper who ran no scorer), ``fresh5`` (h111-h130, written blind on 2026-11-24
 in the sixth session, likewise) or ``fresh6`` (h131-h150, written blind on 2026-11-24 in the
 seventh session by a helper who ran no scorer and did not read the scorers' code, on twenty
-domains none of h01-h130 uses); each is reported apart.
+domains none of h01-h130 uses) or ``fresh7`` (h151-h170, written blind on 2026-11-27, ninth
+session, likewise, on twenty more domains); each is reported apart, and the blind parts
+(``bench/blind.py``: today ``fresh7``) are printed under their own heading: a change to the
+verifier is accepted on them, and once used to choose they become development data.
 ``python bench/quality_rag_dev.py --check`` validates the file and prints its counts.
 
 Printed, per split, through ``ragmeter.evaluate`` with ``judge="local"`` (what users run):
@@ -55,12 +58,13 @@ import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE))
 DATA = HERE / "data" / "rag_dev.jsonl"
 
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
          "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
+SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
 TITLES = {
     "dev": "development part (seen while building the verifier)",
     "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
@@ -81,6 +85,8 @@ TITLES = {
     "fresh6": ("sixth fresh part (h131-h150, written blind on 2026-11-24, seventh session, by a "
                "helper who ran no scorer and did not read the scorers' code; no scorer had been "
                "run on it when it was written)"),
+    "fresh7": ("seventh fresh part (h151-h170, written blind on 2026-11-27, ninth session, by a "
+               "helper who ran no scorer and did not read the scorers' code; BLIND: see bench/blind.py)"),
 }
 
 
@@ -194,7 +200,7 @@ def _samples(rows: list[dict]) -> tuple[list[dict], list[tuple[str, str]], list[
     return samples, meta, careful
 
 
-def _split_report(rows: list[dict], verifier: str, band: tuple[float, float]) -> dict:
+def split_report(rows: list[dict], verifier: str, band: tuple[float, float]) -> dict:
     from ragmeter import evaluate
     from ragmeter.judges.local import LocalJudge
     from ragmeter.local.verifier import default_encoder
@@ -280,42 +286,54 @@ def rag_dev(path: Path = DATA, verifier: str = "alignment",
     for split in splits:
         mine = [r for r in rows if r.get("split") == split]
         if mine:
-            out[split] = _split_report(mine, verifier, DEFAULT_BAND)
+            out[split] = split_report(mine, verifier, DEFAULT_BAND)
     return out
 
 
 def print_rag_dev(r: dict) -> None:
-    for split in SPLITS:
-        s = r.get(split)
-        if not s:
-            continue
-        title = TITLES[split]
-        print(f"\nRAG dev set, {title}: {s['items']} questions, {s['samples']} samples "
-              f"(verifier {r['verifier']}, judge local, {s['seconds']:.1f} s)")
-        print(f"{'measure':62} {'local judge':>11} {'careful reader':>14} {'cosine':>7} "
-              f"{'length':>7} {'target':>7}")
-        print(f"{'faithfulness, mean of the faithful answers':62} {s['faithful_mean']:>11.3f} "
-              f"{s['careful_faithful_mean']:>14.3f} {s['baseline_cosine_faithful_mean']:>7.3f} "
-              f"{'':>7} {'>=0.85':>7}")
-        print(f"{'faithfulness, mean of the unfaithful variants':62} "
-              f"{s['unfaithful_mean']:>11.3f} {s['careful_unfaithful_mean']:>14.3f} "
-              f"{s['baseline_cosine_unfaithful_mean']:>7.3f} {'':>7} {'<=0.25':>7}")
-        print(f"{'pairwise: faithful answer above its variant (ties half)':62} "
-              f"{s['pairwise']:>11.3f} {s['careful_pairwise']:>14.3f} "
-              f"{s['baseline_cosine_pairwise']:>7.3f} {s['baseline_length_pairwise']:>7.3f} "
-              f"{'>=0.95':>7}")
-        print(f"{'context recall of the ground truths (all stated)':62} "
-              f"{s['context_recall_mean']:>11.3f} {1.0:>14.3f} "
-              f"{s['baseline_cosine_truth_mean']:>7.3f} {'':>7} {'>=0.8':>7}")
-        print(f"local judge vs careful reader, mean |difference| per sample: faithful answers "
-              f"{s['abs_diff_faithful']:.3f}, unfaithful variants {s['abs_diff_unfaithful']:.3f}")
-        print("faithfulness by variant kind (local judge / careful reader, n): " + "; ".join(
-            f"{k} {v:.3f} / {s['careful_by_kind'][k]:.3f} ({s['kind_counts'][k]})"
-            for k, v in s["by_kind"].items()))
-        lo, hi = s["band"]
-        print(f"cascade band ({lo:g}, {hi:g}): {s['claims_in_band']:.1%} of {s['claims']} claim "
-              f"verdicts escalated; {s['samples_without_llm_call']:.1%} of samples need no LLM "
-              "call for faithfulness")
+    from blind import is_blind
+
+    development = [s for s in SPLITS if not is_blind("rag_dev.jsonl", s)]
+    blind = [s for s in SPLITS if is_blind("rag_dev.jsonl", s)]
+    for heading, splits in (("DEVELOPMENT (tuned on, or read while tuning)", development),
+                            ("BLIND (written by someone who has not read the scorers; scored, never used to choose)", blind)):
+        if any(r.get(split) for split in splits):
+            print(f"\n=== {heading} ===")
+        for split in splits:
+            _print_split(r, split)
+
+
+def _print_split(r: dict, split: str) -> None:
+    s = r.get(split)
+    if not s:
+        return
+    title = TITLES[split]
+    print(f"\nRAG dev set, {title}: {s['items']} questions, {s['samples']} samples "
+          f"(verifier {r['verifier']}, judge local, {s['seconds']:.1f} s)")
+    print(f"{'measure':62} {'local judge':>11} {'careful reader':>14} {'cosine':>7} "
+          f"{'length':>7} {'target':>7}")
+    print(f"{'faithfulness, mean of the faithful answers':62} {s['faithful_mean']:>11.3f} "
+          f"{s['careful_faithful_mean']:>14.3f} {s['baseline_cosine_faithful_mean']:>7.3f} "
+          f"{'':>7} {'>=0.85':>7}")
+    print(f"{'faithfulness, mean of the unfaithful variants':62} "
+          f"{s['unfaithful_mean']:>11.3f} {s['careful_unfaithful_mean']:>14.3f} "
+          f"{s['baseline_cosine_unfaithful_mean']:>7.3f} {'':>7} {'<=0.25':>7}")
+    print(f"{'pairwise: faithful answer above its variant (ties half)':62} "
+          f"{s['pairwise']:>11.3f} {s['careful_pairwise']:>14.3f} "
+          f"{s['baseline_cosine_pairwise']:>7.3f} {s['baseline_length_pairwise']:>7.3f} "
+          f"{'>=0.95':>7}")
+    print(f"{'context recall of the ground truths (all stated)':62} "
+          f"{s['context_recall_mean']:>11.3f} {1.0:>14.3f} "
+          f"{s['baseline_cosine_truth_mean']:>7.3f} {'':>7} {'>=0.8':>7}")
+    print(f"local judge vs careful reader, mean |difference| per sample: faithful answers "
+          f"{s['abs_diff_faithful']:.3f}, unfaithful variants {s['abs_diff_unfaithful']:.3f}")
+    print("faithfulness by variant kind (local judge / careful reader, n): " + "; ".join(
+        f"{k} {v:.3f} / {s['careful_by_kind'][k]:.3f} ({s['kind_counts'][k]})"
+        for k, v in s["by_kind"].items()))
+    lo, hi = s["band"]
+    print(f"cascade band ({lo:g}, {hi:g}): {s['claims_in_band']:.1%} of {s['claims']} claim "
+          f"verdicts escalated; {s['samples_without_llm_call']:.1%} of samples need no LLM "
+          "call for faithfulness")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,420 @@
+"""Every figure README.md and docs/ publish, measured on the locked install, into bench/figures.json.
+
+    make figures                                            # all groups (about 10 minutes on 2 cores)
+    .venv/bin/python bench/figures.py --only align,ragdev   # some groups; the others are kept
+    .venv/bin/python bench/figures.py --check               # measure again, compare with the file
+    .venv/bin/python bench/figures.py --list                # the keys and values in the file
+
+Each figure is written with its value, the command a reader runs to see it, the data it was
+measured on and whether that data is development data (a mechanism was tuned on it) or blind
+(``bench/blind.py``), the date, the commit and the SHA-256 of ``requirements/lock.txt``. Key
+names say what a figure is: ``align.halueval.local.cohen_kappa``,
+``ragdev.blind.faithful_mean``, ``ctxrel.blind.baseline.minilm_cosine``. Baselines (length,
+cosine, BM25-like overlap) sit beside every quality figure, under ``.baseline.``.
+
+Deterministic figures repeat to the last digit on the same lock (the local judge is
+deterministic: no sampling, no threads racing on a sum); the throughput figures under
+``perf.`` move with the machine's load and are marked ``varies_between_runs``; ``--check``
+compares them loosely (a factor of two) and everything else to 0.005.
+
+The datasets of ``../shared/datasets`` (HaluEval QA dev, MS MARCO) are read where they are;
+without them, their groups are skipped with a message and their figures are kept as they were.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(HERE))
+
+from blind import BLIND  # noqa: E402
+
+FIGURES = HERE / "figures.json"
+LOCK = ROOT / "requirements" / "lock.txt"
+DATASETS = ROOT.parent / "shared" / "datasets"
+TOLERANCE = 0.005
+"""How far a re-measured deterministic figure may be from the recorded one."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    value: float
+    data: str
+    data_kind: str  # "development", "blind" or "-" (performance, no labels)
+    varies: str | None = None  # why it moves between runs, for the figures that do
+
+
+@dataclass
+class Group:
+    """One benchmark run: the command a reader types to see its figures, and what makes them."""
+
+    name: str
+    command: str
+    measure: Callable[[], list[Figure]]
+    needs: Sequence[Path] = field(default_factory=tuple)
+
+
+def pairwise(pairs: Iterable[tuple[float, float]]) -> float:
+    """Share of (should-be-higher, should-be-lower) pairs ordered right; ties count half."""
+    values = [1.0 if a > b else 0.5 if a == b else 0.0 for a, b in pairs]
+    return float(np.mean(values)) if values else float("nan")
+
+
+def _fig(prefix: str, values: dict[str, float], data: str, kind: str) -> list[Figure]:
+    return [Figure(f"{prefix}.{k}", float(v), data, kind) for k, v in values.items()]
+
+
+# --- align: the ready check every user can run ---------------------------------------------
+
+ALIGN_COMMAND = "ragmeter align --benchmark halueval --judge local --json F"
+ALIGN_DATA = "src/ragmeter/align/data/halueval_qa_500.jsonl (bundled: 250 HaluEval QA dev questions x 2 answers)"
+
+
+def align_figures(json_path: Path) -> dict[str, float]:
+    """The figures of an ``align --benchmark halueval --json`` report, by name."""
+    report = json.loads(json_path.read_text(encoding="utf-8"))
+    metric = report["runs"][0]["metrics"]["faithfulness"]
+    bench = report["benchmark"]
+    return {
+        "cohen_kappa": metric["cohen_kappa"]["value"],
+        "balanced_accuracy": metric["balanced_accuracy"]["value"],
+        "accuracy": metric["accuracy"]["value"],
+        "yes_on_hallucinated": metric["confusion"]["fp"],
+        "scored": bench["scored"],
+        "auroc": bench["auroc"],
+        "auroc_length_matched": bench["auroc_length_matched"],
+        "pair_accuracy": bench["pair_accuracy"],
+        "pair_accuracy_length_matched": bench["pair_accuracy_length_matched"],
+        "baseline.length_auroc": bench["baseline_length_auroc"],
+        "baseline.length_auroc_length_matched": bench["baseline_length_auroc_length_matched"],
+    }
+
+
+def measure_align() -> list[Figure]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "align.json"
+        ragmeter = Path(sys.executable).with_name("ragmeter")
+        subprocess.run([str(ragmeter), "align", "--benchmark", "halueval", "--judge", "local",
+                        "--json", str(out)], check=True, capture_output=True, text=True,
+                       env={**os.environ, "HF_HUB_OFFLINE": "1", "COLUMNS": "200"})
+        return _fig("align.halueval.local", align_figures(out), ALIGN_DATA, "development")
+
+
+# --- the RAG development set: faithfulness and context recall of paraphrasing answers ------
+
+RAG_COMMAND = ".venv/bin/python bench/quality_rag_dev.py"
+RAG_KEYS = {
+    "faithful_mean": "faithful_mean",
+    "unfaithful_mean": "unfaithful_mean",
+    "pairwise": "pairwise",
+    "careful_unfaithful_mean": "careful_unfaithful_mean",
+    "context_recall_mean": "context_recall_mean",
+    "claims_in_band": "claims_in_band",
+    "baseline.cosine_pairwise": "baseline_cosine_pairwise",
+    "baseline.length_pairwise": "baseline_length_pairwise",
+}
+
+
+def rag_rows_by_kind() -> dict[str, list[dict]]:
+    """The RAG dev set's rows, development and blind apart (``bench/blind.py``)."""
+    from quality_rag_dev import load
+
+    rows = load()
+    blind = BLIND.get("rag_dev.jsonl", {})
+    return {"development": [r for r in rows if r["split"] not in blind],
+            "blind": [r for r in rows if r["split"] in blind]}
+
+
+def rag_figures(rows: list[dict]) -> dict[str, float]:
+    from quality_rag_dev import split_report
+
+    from ragmeter.judges.cascade import DEFAULT_BAND
+
+    report = split_report(rows, "alignment", DEFAULT_BAND)
+    return {key: report[name] for key, name in RAG_KEYS.items()}
+
+
+def measure_ragdev() -> list[Figure]:
+    out: list[Figure] = []
+    for kind, rows in rag_rows_by_kind().items():
+        if rows:
+            splits = ", ".join(dict.fromkeys(r["split"] for r in rows))
+            data = f"bench/data/rag_dev.jsonl, splits {splits} ({len(rows)} questions x 4 answers)"
+            out += _fig(f"ragdev.{kind}", rag_figures(rows), data, kind)
+    return out
+
+
+# --- HaluEval QA dev, all 8,000 questions: the claim verifier beside its baselines ---------
+
+def measure_halueval() -> list[Figure]:
+    from quality import halueval
+
+    r = halueval(DATASETS / "halueval_qa_dev.jsonl", 8000, "alignment", False)
+    data = "../shared/datasets/halueval_qa_dev.jsonl (8,000 questions x 2 answers)"
+    verifier, length, entities = r["rows"]  # in quality.halueval's order
+    values = {
+        "verifier.auroc": verifier["auroc"],
+        "verifier.auroc_length_matched": verifier["auroc_length_matched"],
+        "baseline.length_auroc": length["auroc"],
+        "baseline.length_auroc_length_matched": length["auroc_length_matched"],
+        "baseline.entity_share_auroc": entities["auroc"],
+        "baseline.entity_share_auroc_length_matched": entities["auroc_length_matched"],
+        "length_matched_pairs": r["length_matched_pairs"],
+    }
+    return _fig("halueval.dev", values, data, "development")
+
+
+# --- context relevance: MS MARCO and the project's own pairs ---------------------------------
+
+def relevance_pairs_figures(triples: Sequence[tuple[str, str, str]]) -> dict[str, float]:
+    """``context_relevance`` of the local judge, through ``ragmeter.evaluate`` (one passage per
+    sample: its chunk score), as pairwise accuracy and means, beside the baselines."""
+    from quality import bm25_pairs, cosine_pairs
+
+    from ragmeter import evaluate
+
+    samples = [{"question": q, "contexts": [p]} for q, pos, neg in triples for p in (pos, neg)]
+    result = evaluate(samples, ["context_relevance"], judge="local", cache=False, journal=False,
+                      show_progress=False)
+    scores = [0.0 if s is None else s for s in result.scores("context_relevance")]
+    pairs = list(zip(scores[0::2], scores[1::2]))
+    return {
+        "pairwise": pairwise(pairs),
+        "mean_relevant": float(np.mean([a for a, _ in pairs])),
+        "mean_negative": float(np.mean([b for _, b in pairs])),
+        "baseline.minilm_cosine": pairwise(cosine_pairs(triples)),
+        "baseline.bm25_overlap": pairwise(bm25_pairs(triples)),
+        "baseline.length": pairwise((float(len(p)), float(len(n))) for _, p, n in triples),
+    }
+
+
+def measure_msmarco() -> list[Figure]:
+    from quality import load_msmarco
+
+    triples = load_msmarco(DATASETS / "msmarco_ctxrel_dev.jsonl")
+    data = "../shared/datasets/msmarco_ctxrel_dev.jsonl (100 queries, relevant vs hard negative)"
+    return _fig("msmarco.dev.context_relevance", relevance_pairs_figures(triples), data, "development")
+
+
+def measure_ctxrel() -> list[Figure]:
+    rows = [json.loads(line) for line in (HERE / "data" / "context_relevance_pairs.jsonl")
+            .read_text(encoding="utf-8").splitlines() if line.strip()]
+    blind = BLIND.get("context_relevance_pairs.jsonl", {})
+    out: list[Figure] = []
+    for kind, mine in (("development", [r for r in rows if r.get("set") not in blind]),
+                       ("blind", [r for r in rows if r.get("set") in blind])):
+        sets = ", ".join(dict.fromkeys(str(r.get("set") or "first 34") for r in mine))
+        data = f"bench/data/context_relevance_pairs.jsonl, sets {sets} ({len(mine)} pairs)"
+        triples = [(r["question"], r["relevant"], r["negative"]) for r in mine]
+        out += _fig(f"ctxrel.{kind}.context_relevance", relevance_pairs_figures(triples), data, kind)
+    return out
+
+
+# --- answer relevancy: complete against poorer answers --------------------------------------
+
+def answer_figures(rows: list[dict]) -> dict[str, float]:
+    from quality import cosine_pairs
+
+    from ragmeter import evaluate
+
+    samples = [{"question": r["question"], "answer": a} for r in rows for a in (r["complete"], r["poorer"])]
+    result = evaluate(samples, ["answer_relevancy"], judge="local", cache=False, journal=False,
+                      show_progress=False)
+    scores = [0.0 if s is None else s for s in result.scores("answer_relevancy")]
+    pairs = list(zip(scores[0::2], scores[1::2]))
+    refusals = [b for (_, b), r in zip(pairs, rows) if r["kind"] == "refusal"]
+    values = {
+        "pairwise": pairwise(pairs),
+        "mean_complete": float(np.mean([a for a, _ in pairs])),
+        "mean_poorer": float(np.mean([b for _, b in pairs])),
+        "baseline.minilm_cosine": pairwise(cosine_pairs([(r["question"], r["complete"], r["poorer"]) for r in rows])),
+        "baseline.length": pairwise((float(len(r["complete"])), float(len(r["poorer"]))) for r in rows),
+    }
+    if refusals:
+        values["mean_refusal"] = float(np.mean(refusals))
+    return values
+
+
+def measure_answer() -> list[Figure]:
+    rows = [json.loads(line) for line in (HERE / "data" / "answer_relevancy_triples.jsonl")
+            .read_text(encoding="utf-8").splitlines() if line.strip()]
+    blind = BLIND.get("answer_relevancy_triples.jsonl", {})
+    out: list[Figure] = []
+    for kind, mine in (("development", [r for r in rows if r["half"] not in blind]),
+                       ("blind", [r for r in rows if r["half"] in blind])):
+        data = f"bench/data/answer_relevancy_triples.jsonl ({len(mine)} triples, {kind})"
+        out += _fig(f"answer_relevancy.{kind}", answer_figures(mine), data, kind)
+    return out
+
+
+# --- speed: the eight-metric suite with the local judge --------------------------------------
+
+def measure_perf() -> list[Figure]:
+    import torch
+
+    import bench_local
+    from ragmeter import evaluate
+
+    bench_local.DATASETS = DATASETS
+    warm, data = bench_local.halueval_samples(40, 0), bench_local.halueval_samples(400, 2000)
+    options = dict(cache=False, journal=False, show_progress=False)
+    evaluate(warm, bench_local.SUITE, **options)
+    started, cpu_started = time.perf_counter(), time.process_time()
+    evaluate(data, bench_local.SUITE, **options)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    why = (f"wall-clock throughput on the machine that ran `make figures` (torch threads "
+           f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f} at the end): "
+           "it moves with other load, by a third between runs on a shared 2-core machine")
+    data_note = "400 samples built from ../shared/datasets/halueval_qa_dev.jsonl (bench/bench_local.py)"
+    return [Figure("perf.local_suite.samples_per_s", len(data) / wall, data_note, "-", why),
+            Figure("perf.local_suite.cpu_ms_per_sample", 1000 * cpu / len(data), data_note, "-", why)]
+
+
+GROUPS = [
+    Group("align", ALIGN_COMMAND, measure_align),
+    Group("ragdev", RAG_COMMAND, measure_ragdev),
+    Group("ctxrel", ".venv/bin/python bench/quality.py --only relevance", measure_ctxrel),
+    Group("answer", ".venv/bin/python bench/quality.py --only answer", measure_answer),
+    Group("msmarco", ".venv/bin/python bench/quality.py --only msmarco", measure_msmarco,
+          (DATASETS / "msmarco_ctxrel_dev.jsonl",)),
+    Group("halueval", ".venv/bin/python bench/quality.py --only halueval", measure_halueval,
+          (DATASETS / "halueval_qa_dev.jsonl",)),
+    Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40", measure_perf,
+          (DATASETS / "halueval_qa_dev.jsonl",)),
+]
+
+
+# --- the file -------------------------------------------------------------------------------
+
+def lock_sha256() -> str:
+    return hashlib.sha256(LOCK.read_bytes()).hexdigest() if LOCK.exists() else "no lock"
+
+
+def commit() -> str:
+    """HEAD, with ``+changes`` when src/, testset_gen/ or bench/ differ from it (a figure of an
+    uncommitted tree)."""
+    head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
+                          text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "src", "testset_gen", "bench/*.py",
+                            "bench/data"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return head + ("+changes" if dirty else "")
+
+
+def load_figures(path: Path = FIGURES) -> dict[str, dict]:
+    """The recorded figures by key (empty when there is no file yet)."""
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))["figures"]
+
+
+def value(key: str, path: Path = FIGURES) -> float:
+    """One recorded figure's value (KeyError naming the key when it is not recorded)."""
+    figures = load_figures(path)
+    if key not in figures:
+        raise KeyError(f"{key} is not in {path.name}: run `make figures`")
+    return figures[key]["value"]
+
+
+def measure(groups: Sequence[Group]) -> dict[str, dict]:
+    stamp = {"date": dt.date.today().isoformat(), "commit": commit(), "lock_sha256": lock_sha256()}
+    out: dict[str, dict] = {}
+    for group in groups:
+        missing = [str(p) for p in group.needs if not p.exists()]
+        if missing:
+            print(f"{group.name}: skipped, {', '.join(missing)} not found", flush=True)
+            continue
+        t0 = time.perf_counter()
+        for f in group.measure():
+            entry = {"value": round(f.value, 4), "command": group.command, "data": f.data,
+                     "data_kind": f.data_kind, **stamp}
+            if f.varies:
+                entry["varies_between_runs"] = f.varies
+            out[f.key] = entry
+        print(f"{group.name}: measured in {time.perf_counter() - t0:.0f} s", flush=True)
+    return out
+
+
+def differences(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
+    """Every re-measured figure that moved beyond its tolerance, as a readable line."""
+    lines = []
+    for key, entry in sorted(new.items()):
+        if key not in old:
+            lines.append(f"{key}: new ({entry['value']})")
+            continue
+        a, b = old[key]["value"], entry["value"]
+        if "varies_between_runs" in entry:
+            ok = b >= a / 2 and b <= 2 * a
+        else:
+            ok = abs(a - b) <= TOLERANCE
+        if not ok:
+            lines.append(f"{key}: recorded {a}, measured {b}")
+    return lines
+
+
+def print_table(figures: dict[str, dict]) -> None:
+    for key, entry in sorted(figures.items()):
+        tag = " (varies)" if "varies_between_runs" in entry else ""
+        print(f"{key:62} {entry['value']:>10}  {entry['data_kind']}{tag}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default=None, help="comma-separated groups: "
+                        + ", ".join(g.name for g in GROUPS))
+    parser.add_argument("--check", action="store_true",
+                        help="measure, compare with the recorded figures, write nothing; exit 1 on a move")
+    parser.add_argument("--list", action="store_true", help="print the recorded figures and exit")
+    parser.add_argument("--out", type=Path, default=FIGURES)
+    args = parser.parse_args(argv)
+    if args.list:
+        print_table(load_figures(args.out))
+        return 0
+    names = args.only.split(",") if args.only else [g.name for g in GROUPS]
+    unknown = set(names) - {g.name for g in GROUPS}
+    if unknown:
+        parser.error(f"unknown group(s): {', '.join(sorted(unknown))}")
+    new = measure([g for g in GROUPS if g.name in names])
+    print_table(new)
+    old = load_figures(args.out)
+    if args.check:
+        moved = differences(old, new)
+        print("\n".join(moved) if moved else f"all {len(new)} figures as recorded")
+        return 1 if moved else 0
+    kept = {k: v for k, v in old.items() if k.split(".")[0] not in _prefixes(names)}
+    merged = dict(sorted({**kept, **new}.items()))
+    args.out.write_text(json.dumps({"written_by": "make figures (bench/figures.py)",
+                                    "lock": "requirements/lock.txt", "figures": merged},
+                                   indent=1) + "\n", encoding="utf-8")
+    print(f"{len(new)} figures measured, {len(merged)} in {args.out}")
+    return 0
+
+
+PREFIXES = {"align": "align", "ragdev": "ragdev", "ctxrel": "ctxrel", "answer": "answer_relevancy",
+            "msmarco": "msmarco", "halueval": "halueval", "perf": "perf"}
+
+
+def _prefixes(names: Sequence[str]) -> set[str]:
+    return {PREFIXES[n] for n in names}
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
