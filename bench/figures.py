@@ -4,6 +4,7 @@
     .venv/bin/python bench/figures.py --only align,ragdev   # some groups; the others are kept
     .venv/bin/python bench/figures.py --check               # measure again, compare with the file
     .venv/bin/python bench/figures.py --list                # the keys and values in the file
+    .venv/bin/python bench/figures.py --guard               # what CI checks (tests/test_quality_guard.py)
 
 Each figure is written with its value, the command a reader runs to see it, the data it was
 measured on and whether that data is development data (a mechanism was tuned on it) or blind
@@ -28,6 +29,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -289,6 +291,31 @@ def measure_perf() -> list[Figure]:
             Figure("perf.local_suite.cpu_ms_per_sample", 1000 * cpu / len(data), data_note, "-", why)]
 
 
+# --- calls and tokens beside Ragas 0.4.3, through one mock server -----------------------------
+
+RAGAS_PYTHON = HERE / ".venv-ragas" / "bin" / "python"
+
+
+def measure_vs_ragas() -> list[Figure]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "vs_ragas.json"
+        subprocess.run([sys.executable, str(HERE / "bench_vs_ragas.py"), "--out", str(out)], check=True,
+                       capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        report = json.loads(out.read_text(encoding="utf-8"))
+    n = report["config"]["samples"]
+    c = report["comparison"]
+    data = (f"{n} samples of bench/compare_samples.py, eight metrics (the Ragas set plus harmfulness), "
+            "both tools answered by one local OpenAI-compatible mock server, 200 ms per call")
+    why = "wall time on a shared machine: moves with its load"
+    return [
+        Figure("vs_ragas.ragmeter.calls_per_sample", c["calls"]["ragmeter"] / n, data, "-"),
+        Figure("vs_ragas.ragas.calls_per_sample", c["calls"]["ragas"] / n, data, "-"),
+        Figure("vs_ragas.calls_ratio", c["calls"]["ratio"], data, "-"),
+        Figure("vs_ragas.prompt_tokens_ratio", c["prompt_tokens"]["ratio"], data, "-"),
+        Figure("vs_ragas.wall_seconds_ratio", c["wall_seconds"]["ratio"], data, "-", why),
+    ]
+
+
 GROUPS = [
     Group("align", ALIGN_COMMAND, measure_align),
     Group("ragdev", RAG_COMMAND, measure_ragdev),
@@ -300,7 +327,94 @@ GROUPS = [
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40", measure_perf,
           (DATASETS / "halueval_qa_dev.jsonl",)),
+    Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
+          measure_vs_ragas, (RAGAS_PYTHON,)),
 ]
+
+
+# --- the guard: what CI checks on every change ------------------------------------------------
+
+GUARD_GROUPS = ("align", "ragdev", "answer")
+"""Cheap enough for every CI run (about a minute and a half on 2 cores) and need no shared data."""
+GUARD_MARGIN = 0.02
+"""A guarded figure may fall this far below (or, for a lower-is-better one, rise this far
+above) the recorded value before the guard fails: more than any rounding, less than any change
+a reader of the figures would notice."""
+GUARDED: dict[str, int] = {
+    # key -> +1 higher is better, -1 lower is better
+    "align.halueval.local.cohen_kappa": +1,
+    "align.halueval.local.balanced_accuracy": +1,
+    "align.halueval.local.auroc_length_matched": +1,
+    **{f"ragdev.{kind}.{name}": sign for kind in ("development", "blind")
+       for name, sign in (("faithful_mean", +1), ("pairwise", +1), ("context_recall_mean", +1),
+                          ("unfaithful_mean", -1))},
+    "answer_relevancy.development.pairwise": +1,
+    "answer_relevancy.blind.pairwise": +1,
+    "answer_relevancy.blind.mean_refusal": -1,
+}
+
+
+def guard(measured: dict[str, float], recorded: dict[str, dict]) -> tuple[list[str], list[str]]:
+    """(a line per guarded figure, the lines of those that fell more than ``GUARD_MARGIN``)."""
+    lines, failed = [], []
+    for key, sign in GUARDED.items():
+        if key not in measured or key not in recorded:
+            failed.append(f"{key}: {'not measured' if key not in measured else 'not recorded'}")
+            continue
+        now, then = measured[key], recorded[key]["value"]
+        worse = sign * (then - now)  # > 0 when the figure moved the wrong way
+        line = (f"{key:52} recorded {then:.4f}  now {now:.4f}  "
+                f"({'higher' if sign > 0 else 'lower'} is better)")
+        lines.append(line)
+        if worse > GUARD_MARGIN:
+            failed.append(line + f"  FELL by {worse:.4f} > {GUARD_MARGIN}")
+    return lines, failed
+
+
+def measure_guarded() -> dict[str, float]:
+    """The guarded figures, measured now (the groups of ``GUARD_GROUPS``)."""
+    return {f.key: f.value for g in GROUPS if g.name in GUARD_GROUPS for f in g.measure()
+            if f.key in GUARDED}
+
+
+# --- where README and docs quote the figures -------------------------------------------------
+
+QUOTE = re.compile(r"(?P<value>-?[0-9][0-9.,]*%?)<!-- fig (?P<key>[A-Za-z0-9_.]+)(?: (?P<fmt>[^ ]+))? -->")
+"""A quoted figure in Markdown: the value, then an HTML comment (invisible when rendered) naming
+its key in bench/figures.json and, optionally, a format spec (default ``.3f``; ``.0%``, ``.1f``,
+``,.0f``...). ``make figures`` rewrites every value from the file; tests/test_figures_quoted.py
+fails on any quoted value that differs from it."""
+DEFAULT_FORMAT = ".3f"
+
+
+def quoting_files() -> list[Path]:
+    """README.md and docs/*.md: the pages that may quote a figure."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def quoted(value: float, fmt: str | None) -> str:
+    return format(value, fmt or DEFAULT_FORMAT)
+
+
+def render(text: str, figures: dict[str, dict]) -> str:
+    """``text`` with every quoted figure's value written from ``figures`` (unknown keys kept)."""
+    def one(m: re.Match) -> str:
+        entry = figures.get(m["key"])
+        value = m["value"] if entry is None else quoted(entry["value"], m["fmt"])
+        return value + m.group(0)[len(m["value"]):]
+    return QUOTE.sub(one, text)
+
+
+def render_docs(figures: dict[str, dict]) -> list[Path]:
+    """Rewrite the quoted figures of README and docs; the files that changed."""
+    changed = []
+    for path in quoting_files():
+        text = path.read_text(encoding="utf-8")
+        new = render(text, figures)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+            changed.append(path)
+    return changed
 
 
 # --- the file -------------------------------------------------------------------------------
@@ -383,11 +497,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="measure, compare with the recorded figures, write nothing; exit 1 on a move")
     parser.add_argument("--list", action="store_true", help="print the recorded figures and exit")
+    parser.add_argument("--render", action="store_true",
+                        help="only rewrite the figures README and docs quote from the file")
+    parser.add_argument("--guard", action="store_true",
+                        help="measure the guarded figures only (what CI checks); exit 1 when one fell")
     parser.add_argument("--out", type=Path, default=FIGURES)
     args = parser.parse_args(argv)
     if args.list:
         print_table(load_figures(args.out))
         return 0
+    if args.render:
+        for path in render_docs(load_figures(args.out)):
+            print(f"quoted figures rewritten in {path.relative_to(ROOT)}")
+        return 0
+    if args.guard:
+        lines, failed = guard(measure_guarded(), load_figures(args.out))
+        print("\n".join(lines))
+        print("\n".join(["guard FAILED:", *failed]) if failed else "guard passed")
+        return 1 if failed else 0
     names = args.only.split(",") if args.only else [g.name for g in GROUPS]
     unknown = set(names) - {g.name for g in GROUPS}
     if unknown:
@@ -405,11 +532,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     "lock": "requirements/lock.txt", "figures": merged},
                                    indent=1) + "\n", encoding="utf-8")
     print(f"{len(new)} figures measured, {len(merged)} in {args.out}")
+    if args.out == FIGURES:
+        for path in render_docs(merged):
+            print(f"quoted figures rewritten in {path.relative_to(ROOT)}")
     return 0
 
 
 PREFIXES = {"align": "align", "ragdev": "ragdev", "ctxrel": "ctxrel", "answer": "answer_relevancy",
-            "msmarco": "msmarco", "halueval": "halueval", "perf": "perf"}
+            "msmarco": "msmarco", "halueval": "halueval", "perf": "perf", "vs_ragas": "vs_ragas"}
 
 
 def _prefixes(names: Sequence[str]) -> set[str]:
