@@ -47,7 +47,9 @@ def test_bundled_rows_are_verbatim_rows_of_the_source():
         for line in f:
             row = json.loads(line)
             source[row["id"]] = row
-    for line in benchmark_path("halueval").read_text().splitlines():
+    bundled = benchmark_path("halueval").read_text().splitlines()
+    assert len(bundled) == 500
+    for line in bundled:
         row = json.loads(line)
         assert source[row["id"]] == row
 

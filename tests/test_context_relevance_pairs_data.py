@@ -17,6 +17,7 @@ def _rows() -> list[dict]:
 
 
 def test_every_row_has_a_question_and_two_different_passages():
+    assert len(_rows()) == 421
     for n, r in enumerate(_rows(), start=1):
         for field in ("question", "relevant", "negative"):
             assert isinstance(r.get(field), str) and r[field].strip(), f"line {n}: {field}"

@@ -75,6 +75,7 @@ def test_a_long_text_is_judged_on_windows_of_it():
 def test_german_and_chinese_samples_get_unsupported_language_and_english_is_unaffected(minilm):
     alone = local([ENGLISH]).samples[0]
     english, german, chinese = local([ENGLISH, GERMAN, CHINESE]).samples
+    assert SUITE and set(english.scores) == set(SUITE)
     for sample, name in ((german, "German"), (chinese, "Chinese")):
         for metric in SUITE:
             error = sample.scores[metric].error
@@ -90,7 +91,9 @@ def test_german_and_chinese_samples_get_unsupported_language_and_english_is_unaf
 def test_a_chinese_refusal_is_never_scored_relevant(minilm):
     refusals = [{"question": "爱因斯坦是什么时候出生的？", "answer": "我不知道"},
                 {"question": "When was Einstein born?", "answer": "我不知道"}]
-    for sample in local(refusals, ["answer_relevancy"]).samples:
+    samples = local(refusals, ["answer_relevancy"]).samples
+    assert len(samples) == 2
+    for sample in samples:
         score = sample.scores["answer_relevancy"]
         assert score.value is None and score.error.kind == "UnsupportedLanguage"
         assert "Chinese" in score.error.message
@@ -100,6 +103,8 @@ def test_names_numbers_and_code_in_english_samples_are_scored(minilm):
     short = [dict(ENGLISH, answer="14 March 1879, in Ulm."),
              dict(ENGLISH, question="Who developed the theory of relativity?", answer="Albert Einstein"),
              dict(ENGLISH, question="How do I add two numbers in Python?", answer="def add(a, b):\n    return a + b")]
-    for sample in local(short, ["faithfulness", "answer_relevancy", "context_recall"]).samples:
+    samples = local(short, ["faithfulness", "answer_relevancy", "context_recall"]).samples
+    assert len(samples) == 3 and all(len(s.scores) == 3 for s in samples)
+    for sample in samples:
         for metric, score in sample.scores.items():
             assert score.error is None or score.error.kind == "NoClaims", (metric, score)

@@ -132,6 +132,7 @@ def test_einstein(verifier):
         "Einstein was a French chemist.": "low",
     }
     scores = dict(zip(claims, verifier.support([(EINSTEIN, c) for c in claims])))
+    assert len(scores) == len(claims) == 7
     for claim, level in claims.items():
         assert 0.0 <= scores[claim] <= 1.0
         if level == "high":

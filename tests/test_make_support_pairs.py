@@ -250,6 +250,7 @@ def test_hand_pairs_share_no_text_with_the_rag_dev_set():
     dev = [json.loads(line) for line in RAG_DEV.read_text(encoding="utf-8").splitlines()
            if line.strip()]
     dev_text = " ".join(c for row in dev for c in row["contexts"]).lower()
+    assert dev and hand_rows()
     for r in hand_rows():
         for sentence in re.split(r"(?<=[.!?])\s+", r["premise"]):
             if len(sentence.split()) < 4:

@@ -124,6 +124,7 @@ def test_a_present_empty_retrieval_scores_zero_without_asking_the_judge(server):
 def test_an_absent_retrieval_stays_missing_input(server):
     record = {"question": "What is the capital of France?", "answer": "Paris.",
               "ground_truth": "The capital of France is Paris."}
+    assert RETRIEVAL
     for metric in RETRIEVAL:
         (score,) = scores(run(server, [record], [metric]), metric)
         assert score.value is None and score.error.kind == "MissingInput", metric

@@ -178,6 +178,7 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path, store_url):
         stdout, stderr = proc.communicate(timeout=300)
         assert proc.returncode == 0, stderr
         ids.append(stdout.strip().splitlines()[-1])
+    assert len(set(ids)) == 2
     store = RunStore(store_url)
     for name, run_id in zip(("p1", "p2"), ids):
         assert store.get(run_id).samples == n and store.get(run_id).tags == [name]

@@ -210,6 +210,7 @@ def test_multi_context_records_cite_two_chunks(result):
 
 
 def test_questions_look_like_questions(result):
+    assert result.records
     for r in result.records:
         assert r.question.endswith("?") and r.question.count("?") == 1, r.question
         assert OPENINGS.match(r.question), r.question
