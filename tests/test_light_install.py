@@ -145,5 +145,24 @@ def test_core_install_names_the_missing_extra_in_one_line(core_venv, tmp_path):
     assert done.stdout == ""
 
 
+@pytest.mark.parametrize(("command", "line"), [
+    (["align", "--benchmark", "halueval", "--judge", "local"],
+     "error: the local judge needs torch, which is not installed: pip install 'ragmeter[local]'"),
+    (["align", "--benchmark", "halueval", "--judge", "openai:gpt-4o-mini"],
+     "error: ragmeter align's agreement statistics needs scipy, which is not installed: "
+     "pip install 'ragmeter[align]'"),
+    (["generate", str(ROOT / "src" / "ragmeter" / "sample_data" / "docs"), "--size", "2"],
+     "error: the test-set generator needs torch, which is not installed: "
+     "pip install 'ragmeter[local,docs]'"),
+])
+def test_the_first_hour_names_every_missing_extra_in_one_line(core_venv, tmp_path, command, line):
+    """What a new user runs first on a core install: one line naming the extra(s), exit 2,
+    never a traceback, a table of n/a with exit 0, or one extra at a time."""
+    done = subprocess.run([str(core_venv / "bin" / "ragmeter"), *command], capture_output=True, text=True,
+                          env={**_env(tmp_path), "OPENAI_API_KEY": "sk-not-used"}, cwd=tmp_path, timeout=300)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip().splitlines() == [line]
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q", "-s"]))

@@ -77,6 +77,16 @@ def check(extra: str, what: str | None = None) -> None:
             raise MissingExtra(extra, module, what)
 
 
+def check_all(extras: tuple[str, ...], what: str | None = None) -> None:
+    """``check`` for a feature that needs several extras: one ``MissingExtra`` whose install
+    line names every missing one ("pip install 'ragmeter[local,docs]'"), so the user is not
+    sent through one failed command per extra."""
+    missing = [(extra, module) for extra in extras for module in EXTRAS[extra]
+               if importlib.util.find_spec(module.split(".")[0]) is None]
+    if missing:
+        raise MissingExtra(",".join(dict.fromkeys(extra for extra, _ in missing)), missing[0][1], what)
+
+
 def installed(extra: str) -> bool:
     """Whether every package of ``extra`` can be found (nothing is imported)."""
     try:

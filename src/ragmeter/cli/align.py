@@ -11,6 +11,8 @@ import typer
 from rich.table import Table
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.exits import check_setup, plain_errors
+from ragmeter.extras import check
 
 LAYOUT_CHOICES = {"bundled": ("bundled",), "per_task": ("per_task",), "both": ("bundled", "per_task")}
 
@@ -145,6 +147,11 @@ def align_command(
     if (labels_path is None) == (benchmark is None):
         err.print("[red]error:[/red] give a LABELS file or --benchmark halueval (one of them)")
         raise typer.Exit(2)
+    with plain_errors():
+        # on a core install every row would fail (the local judge) or every statistic be n/a
+        # (scipy, scikit-learn), and the command would still exit 0: one line instead, exit 2
+        check_setup(judge, None, uses_judge=True, uses_embedder=False)
+        check("align", "ragmeter align's agreement statistics")
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import plain_errors, print_error
-from ragmeter.extras import check
+from ragmeter.extras import check, check_all
 
 graph_app = typer.Typer(help="Build a knowledge graph from documents and inspect it.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
@@ -96,8 +96,8 @@ def generate(
 ) -> None:
     """Generate a test set (question, ground truth, reference contexts) from documents."""
     with plain_errors():
-        check("docs", "reading documents")
-        check("local", "the test-set generator")  # it parses with spaCy, with any judge
+        # it parses with spaCy (from [local]) with any judge, and reads files with [docs]
+        check_all(("local", "docs"), "the test-set generator")
     from testset_gen.generator import generate as run_generate
 
     setup_logging(verbose)
@@ -155,8 +155,7 @@ def graph_build(
 ) -> None:
     """Read documents, cut them into chunks and save their knowledge graph (no LLM)."""
     with plain_errors():
-        check("docs", "reading documents")
-        check("local", "reading documents")  # unstructured splits sentences with spaCy
+        check_all(("local", "docs"), "reading documents")  # unstructured splits sentences with spaCy
     from testset_gen.chunking import chunk_documents
     from testset_gen.graph import build_graph
     from testset_gen.ingest import load_documents
