@@ -152,7 +152,13 @@ def rag_figures(rows: list[dict]) -> dict[str, float]:
     from ragmeter.judges.cascade import DEFAULT_BAND
 
     report = split_report(rows, "alignment", DEFAULT_BAND)
-    return {key: report[name] for key, name in RAG_KEYS.items()}
+    values = {key: report[name] for key, name in RAG_KEYS.items()}
+    # each kind of unfaithful variant apart: a check switched off (negation, numbers, roles)
+    # moves its own kind by far more than it moves the pooled means
+    values.update({f"variant.{kind}.mean": report["by_kind"][kind] for kind in report["by_kind"]})
+    values.update({f"variant.{kind}.careful_mean": report["careful_by_kind"][kind]
+                   for kind in report["careful_by_kind"]})
+    return values
 
 
 def measure_ragdev() -> list[Figure]:
@@ -348,6 +354,9 @@ GUARDED: dict[str, int] = {
     **{f"ragdev.{kind}.{name}": sign for kind in ("development", "blind")
        for name, sign in (("faithful_mean", +1), ("pairwise", +1), ("context_recall_mean", +1),
                           ("unfaithful_mean", -1))},
+    **{f"ragdev.development.variant.{kind}.mean": -1 for kind in (
+        "wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
+        "unsupported_addition", "partial")},
     "answer_relevancy.development.pairwise": +1,
     "answer_relevancy.blind.pairwise": +1,
     "answer_relevancy.blind.mean_refusal": -1,
