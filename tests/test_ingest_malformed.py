@@ -1,0 +1,230 @@
+"""Malformed traces: each bad span or trace is named (file, line, trace, span, field, what is
+wrong) and skipped, and every good trace is still written; ``ragmeter ingest`` never ends in
+a traceback, exits 0 when it wrote the good traces and 1 when it could write nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from ragmeter.cli.app import app
+from ragmeter.ingest import InputProblem, TraceFileError, ingest_otlp, raise_problem
+
+DEEP = 100_000
+
+
+def attr(key: str, value: str) -> dict[str, Any]:
+    return {"key": key, "value": {"stringValue": value}}
+
+
+def trace_id(i: int) -> str:
+    return f"{i:032x}"
+
+
+def trace(i: int) -> list[dict[str, Any]]:
+    """A root CHAIN span with the question and answer, and a RETRIEVER span under it."""
+    start = (1_700_000_000 + i) * 1_000_000_000
+    return [
+        {"traceId": trace_id(i), "spanId": f"root{i}", "name": "chain", "startTimeUnixNano": str(start),
+         "endTimeUnixNano": str(start + 9), "attributes": [
+             attr("openinference.span.kind", "CHAIN"), attr("input.value", f"Question {i}?"),
+             attr("output.value", f"Answer {i}.")]},
+        {"traceId": trace_id(i), "spanId": f"ret{i}", "parentSpanId": f"root{i}", "name": "retriever",
+         "startTimeUnixNano": str(start + 1), "endTimeUnixNano": str(start + 2), "attributes": [
+             attr("openinference.span.kind", "RETRIEVER"), attr("retrieval.documents.0.document.content", f"Doc {i}.")]},
+    ]
+
+
+def request(spans: list[Any]) -> dict[str, Any]:
+    return {"resourceSpans": [{"resource": {"attributes": [attr("service.name", "rag")]},
+                               "scopeSpans": [{"spans": spans}]}]}
+
+
+def deep_json(depth: int = DEEP) -> str:
+    return "[" * depth + "]" * depth
+
+
+def malformed(kind: str, i: int) -> list[Any]:
+    """Trace ``i`` with one of its spans broken in the way ``kind`` says. A value the JSON
+    encoder cannot write (the deep array) is the placeholder "DEEP", replaced in the text."""
+    spans = trace(i)
+    root = spans[0]
+    if kind == "no traceId":
+        del root["traceId"]
+    elif kind == "start not an integer":
+        root["startTimeUnixNano"] = "soon"
+    elif kind == "attribute without key":
+        del root["attributes"][1]["key"]
+    elif kind == "attributes a dict":
+        root["attributes"] = {"input.value": f"Question {i}?"}
+    elif kind == "null value":
+        root["attributes"][1]["value"] = None
+    elif kind == "parent cycle":
+        root["parentSpanId"] = f"ret{i}"
+    elif kind == "deep JSON":
+        root["attributes"].append({"key": "deep", "value": "DEEP"})
+    else:
+        raise ValueError(kind)
+    return spans
+
+
+KINDS = {  # kind -> (span id, field) the problem names
+    "no traceId": ("root{i}", "traceId"),
+    "start not an integer": ("root{i}", "startTimeUnixNano"),
+    "attribute without key": ("root{i}", "attributes[1].key"),
+    "attributes a dict": ("root{i}", "attributes"),
+    "null value": ("root{i}", "attributes[1].value"),
+    "parent cycle": (None, "parentSpanId"),
+    "deep JSON": ("root{i}", "attributes[3].value"),
+}
+BAD = 99  # the malformed trace's number
+
+
+def to_text(value: Any) -> str:
+    return json.dumps(value).replace('"DEEP"', deep_json())
+
+
+def collect(source: Any) -> tuple[list[dict[str, Any]], list[InputProblem]]:
+    problems: list[InputProblem] = []
+    return list(ingest_otlp(source, on_problem=problems.append)), problems
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_one_malformed_span_costs_only_its_trace(kind, tmp_path):
+    spans = [s for i in range(25) for s in trace(i)] + malformed(kind, BAD) + [s for i in range(25, 49) for s in trace(i)]
+    path = tmp_path / "traces.json"
+    path.write_text(to_text(request(spans)), encoding="utf-8")
+    records, problems = collect(path)
+    assert [r["id"] for r in records] == [trace_id(i) for i in range(49)]
+    problem = problems[0]
+    span, field = KINDS[kind]
+    assert (problem.source, problem.field) == (str(path), field)
+    assert problem.span == (span.format(i=BAD) if span else None)
+    if kind == "no traceId":  # its trace is unknown, so the rest of the trace is read, and has no question
+        assert problem.trace is None and len(problems) == 2
+        assert str(problems[1]).endswith(f"trace {trace_id(BAD)}: its root span 'retriever' has no input.value to "
+                                         "use as the question")
+    else:
+        assert problem.trace == trace_id(BAD) and len(problems) == 1, [str(p) for p in problems]
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "49 samples written" in done.output and str(problem) in done.output.replace("\n", "")
+    written = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in written] == [trace_id(i) for i in range(49)]
+
+
+def test_the_problems_say_what_is_wrong(tmp_path):
+    messages = {}
+    for kind in KINDS:
+        _, problems = collect(json.loads(json.dumps(request(malformed(kind, BAD)))) if kind != "deep JSON" else
+                              _write(tmp_path / "deep.json", to_text(request(malformed(kind, BAD)))))
+        messages[kind] = str(problems[0]).replace(str(tmp_path / "deep.json"), "deep.json")
+    t = trace_id(BAD)
+    assert messages == {
+        "no traceId": "span root99, field 'traceId': missing",
+        "start not an integer": f"trace {t}, span root99, field 'startTimeUnixNano': expected an integer (nanoseconds "
+                                "since the epoch), got the string 'soon'",
+        "attribute without key": f"trace {t}, span root99, field 'attributes[1].key': missing",
+        "attributes a dict": f"trace {t}, span root99, field 'attributes': expected a list of key-value objects, got "
+                             "an object",
+        "null value": f"trace {t}, span root99, field 'attributes[1].value': expected an AnyValue object, got null "
+                      "(attribute 'input.value')",
+        "parent cycle": f"trace {t}, field 'parentSpanId': spans root99 -> ret99 -> root99 are each other's parents "
+                        "(a cycle)",
+        "deep JSON": f"deep.json, trace {t}, span root99, field 'attributes[3].value': expected an AnyValue object, "
+                     "got an array",
+    }
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("value, why", [
+    ({"kvlistValue": {"values": [{"key": "a", "value": {"stringValue": None}}]}},
+     "field 'attributes[3].value.kvlistValue.values[0].value.stringValue': expected a string, got null"),
+    ({"intValue": "12x"}, "field 'attributes[3].value.intValue': expected an integer, got the string '12x'"),
+    ({"intValue": "9" * 5000}, "field 'attributes[3].value.intValue': expected an integer, got the string "
+                               f"'{'9' * 37}...'"),
+    ({"intValue": "9" * 19}, "field 'attributes[3].value.intValue': expected an integer from -9223372036854775808 to "
+                             "9223372036854775807, got the number 9999999999999999999"),
+    ({"boolValue": "yes"}, "field 'attributes[3].value.boolValue': expected true or false, got the string 'yes'"),
+    ({"arrayValue": {"values": "abc"}}, "field 'attributes[3].value.arrayValue.values': expected a list, got the "
+                                        "string 'abc'"),
+    ({"stringValue": "\ud800"}, "field 'attributes[3].value.stringValue': a lone surrogate U+D800 at character 1 "
+                                "(not valid Unicode)"),
+])
+def test_attribute_values_are_checked_by_type(value, why):
+    spans = trace(BAD)
+    spans[0]["attributes"].append({"key": "extra", "value": value})
+    records, problems = collect(request(spans + trace(1)))
+    assert [r["id"] for r in records] == [trace_id(1)]
+    assert [str(p) for p in problems] == [f"trace {trace_id(BAD)}, span root{BAD}, {why}"]
+
+
+def test_a_value_nested_deeper_than_the_limit_is_named_not_followed():
+    value: dict[str, Any] = {"stringValue": "bottom"}
+    for _ in range(200):
+        value = {"kvlistValue": {"values": [{"key": "k", "value": value}]}}
+    spans = trace(BAD)
+    spans[0]["attributes"].append({"key": "nested", "value": value})
+    records, problems = collect(request(spans + trace(1)))
+    assert [r["id"] for r in records] == [trace_id(1)]
+    assert [str(p) for p in problems] == [
+        f"trace {trace_id(BAD)}, span root{BAD}, field 'attributes[3].value': nested deeper than 32 levels"]
+
+
+def test_a_span_with_no_usable_id_is_named_by_its_place():
+    spans = trace(1)
+    spans[1]["spanId"] = 7
+    records, problems = collect([request(trace(2)), request([None, *spans])])
+    assert [r["id"] for r in records] == [trace_id(2)]
+    assert [str(p) for p in problems] == [
+        "[1].resourceSpans[0].scopeSpans[0].spans[0]: expected a span object, got null",
+        f"trace {trace_id(1)}, [1].resourceSpans[0].scopeSpans[0].spans[2], field 'spanId': expected a non-empty "
+        "string, got the number 7",
+    ]
+
+
+def test_a_malformed_structure_around_the_spans_is_named_and_the_rest_read():
+    good = request(trace(1))
+    bad = {"resourceSpans": [{"scopeSpans": {"spans": trace(2)}}, {"resource": {"attributes": [{"value": {}}]},
+                                                                   "scopeSpans": [{"spans": trace(3)}]}, 5]}
+    records, problems = collect([good, bad])
+    assert [r["id"] for r in records] == [trace_id(1), trace_id(3)]
+    assert "service" not in records[1]["metadata"]
+    assert [str(p) for p in problems] == [
+        "[1].resourceSpans[0], field 'scopeSpans': expected a list, got an object",
+        "[1].resourceSpans[1], field 'resource.attributes[0].key': missing; the resource's attributes are ignored",
+        "[1].resourceSpans[2]: expected an object, got the number 5",
+    ]
+
+
+def test_a_duplicated_span_counts_once_and_a_conflicting_one_skips_its_trace():
+    same = trace(1) + trace(1)[:1]
+    conflicting = trace(2) + [{**trace(2)[0], "name": "other"}]
+    records, problems = collect(request(same + conflicting))
+    assert [r["id"] for r in records] == [trace_id(1)]
+    assert [str(p) for p in problems] == [f"trace {trace_id(2)}, span root2, field 'spanId': two different spans "
+                                          "have this id"]
+
+
+def test_raise_problem_stops_at_the_first():
+    with pytest.raises(TraceFileError, match="field 'startTimeUnixNano'"):
+        list(ingest_otlp(request(malformed("start not an integer", 1)), on_problem=raise_problem))
+
+
+def test_every_trace_malformed_writes_nothing_and_exits_1(tmp_path):
+    path = _write(tmp_path / "bad.json", json.dumps(request(malformed("no traceId", 1))))
+    out = tmp_path / "out.jsonl"
+    out.write_text("kept\n")
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(out)])
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output and "field 'traceId': missing" in done.output
+    assert "nothing written: no trace could be read" in done.output
+    assert out.read_text() == "kept\n"  # a run that read nothing leaves the last output as it was
