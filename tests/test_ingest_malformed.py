@@ -5,6 +5,7 @@ a traceback, exits 0 when it wrote the good traces and 1 when it could write not
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -228,3 +229,82 @@ def test_every_trace_malformed_writes_nothing_and_exits_1(tmp_path):
     assert "Traceback" not in done.output and "field 'traceId': missing" in done.output
     assert "nothing written: no trace could be read" in done.output
     assert out.read_text() == "kept\n"  # a run that read nothing leaves the last output as it was
+
+
+# ------------------------------------------------------------------------- JSON Lines
+
+
+def lines_file(path: Path, lines: list[str], *, bom: bool = False) -> Path:
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + "".join(line + "\n" for line in lines).encode("utf-8"))
+    return path
+
+
+def test_bad_lines_of_json_lines_are_named_and_the_good_ones_kept(tmp_path):
+    good = [json.dumps(request(trace(i))) for i in range(50)]
+    truncated = json.dumps(request(trace(60)))[:-40]
+    lines = good[:10] + [truncated] + good[10:20] + ['{"nope": 1}', "[1, 2]", ""] + good[20:30] + ["not json at all"] \
+        + good[30:]
+    path = lines_file(tmp_path / "traces.jsonl", lines)
+    records, problems = collect(path)
+    assert [r["id"] for r in records] == [trace_id(i) for i in range(50)]
+    assert [str(p) for p in problems] == [
+        f"{path}, line 11: not JSON ({_json_error(truncated)})",
+        f"{path}, line 22: not an OTLP export request (no 'resourceSpans')",
+        f"{path}, line 23: expected an export request object, got an array",
+        f"{path}, line 35: not JSON (Expecting value at column 1)",
+    ]
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "50 samples written" in done.output and "line 11: not JSON" in done.output
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 50
+
+
+def _json_error(text: str) -> str:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return f"{exc.msg} at column {exc.colno}"
+    raise AssertionError("valid JSON")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    lines = lines_file(tmp_path / "bom.jsonl", [json.dumps(request(trace(i))) for i in range(3)], bom=True)
+    whole = lines_file(tmp_path / "bom.json", [json.dumps(request([s for i in range(3) for s in trace(i)]))], bom=True)
+    for path in (lines, whole):
+        records, problems = collect(path)
+        assert [r["id"] for r in records] == [trace_id(i) for i in range(3)] and not problems
+
+
+def test_a_line_separator_inside_a_string_does_not_split_the_line(tmp_path):
+    spans = trace(1)
+    spans[0]["attributes"][1]["value"]["stringValue"] = "Question\u2028one?"
+    path = lines_file(tmp_path / "t.jsonl", [json.dumps(request(spans), ensure_ascii=False),
+                                             json.dumps(request(trace(2)))])
+    records, problems = collect(path)
+    assert [r["question"] for r in records] == ["Question\u2028one?", "Question 2?"] and not problems
+
+
+def test_a_broken_document_is_named_once_not_line_by_line(tmp_path):
+    text = json.dumps(request([s for i in range(3) for s in trace(i)]), indent=2)
+    path = tmp_path / "pretty.json"
+    path.write_text(text[: len(text) // 2], encoding="utf-8")
+    records, problems = collect(path)
+    assert records == [] and len(problems) == 1
+    assert re.fullmatch(rf"{re.escape(str(path))}: not JSON \(.* at line \d+, column \d+\)", str(problems[0]))
+
+
+def test_a_file_of_records_is_not_otlp_and_says_so_once(tmp_path):
+    path = lines_file(tmp_path / "records.jsonl", [json.dumps({"question": f"q{i}", "answer": "a"}) for i in range(5)])
+    records, problems = collect(path)
+    assert records == [] and [str(p) for p in problems] == [
+        f"{path}: not OTLP JSON: no line is an export request (no 'resourceSpans')"]
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 1 and "nothing written" in done.output and "Traceback" not in done.output
+
+
+def test_one_bad_file_among_good_ones_is_named_and_skipped(tmp_path):
+    good = lines_file(tmp_path / "good.jsonl", [json.dumps(request(trace(i))) for i in range(3)])
+    bad = lines_file(tmp_path / "bad.jsonl", ["{"])
+    done = CliRunner().invoke(app, ["ingest", str(bad), str(good), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "3 samples written" in done.output and f"{bad}, line 1: not JSON" in done.output.replace("\n", "")

@@ -27,7 +27,7 @@ def ingest(
     """Turn traces into samples: root span -> question, retriever spans -> contexts in rank
     order, last LLM span -> answer. Malformed spans and lines are named and skipped.
     Evaluate the result with `ragmeter evaluate`."""
-    from ragmeter.ingest import InputProblem, TraceFileError, ingest_otlp
+    from ragmeter.ingest import InputProblem, ingest_otlp
 
     setup_logging(verbose)
     count = 0
@@ -46,9 +46,6 @@ def ingest(
                 for record in ingest_otlp(path, on_problem=named):
                     fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                     count += 1
-    except TraceFileError as exc:
-        tmp.unlink(missing_ok=True)
-        fail(str(exc), EXIT_CONFIG)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         fail(f"cannot write {out_path}: {exc}", EXIT_CONFIG)

@@ -267,38 +267,78 @@ def spans_of_request(request: Any, on_problem: ProblemHandler | None = None, *, 
                 yield span
 
 
-def read_spans(source: str | Path | dict[str, Any] | list[Any],
-               on_problem: ProblemHandler | None = None) -> Iterator[Span]:
-    """Every span in ``source``: a path (JSON or JSON Lines), a request dict or a list of them.
-    A malformed span is reported to ``on_problem`` (default: a warning) and skipped."""
-    if isinstance(source, dict):
-        yield from spans_of_request(source, on_problem)
-        return
-    if isinstance(source, list):
-        for i, request in enumerate(source):
-            yield from spans_of_request(request, on_problem, where=f"[{i}].")
-        return
-    path = Path(source)
-    text = path.read_text(encoding="utf-8")
+def _not_json(exc: ValueError, *, whole: bool) -> str:
+    """A JSON error in a few words: what, and where in the line (or the file)."""
+    if isinstance(exc, json.JSONDecodeError):
+        where = f"line {exc.lineno}, column {exc.colno}" if whole else f"column {exc.colno}"
+        return f"not JSON ({exc.msg} at {where})"
+    return f"not JSON ({exc})"  # a number of more digits than Python converts
+
+
+def _is_request(value: Any) -> bool:
+    return isinstance(value, dict) and ("resourceSpans" in value or "resource_spans" in value)
+
+
+def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator[tuple[int | None, str, Any]]:
+    """``(line, place, request)`` for each export request in a file's text: the whole text
+    when it is one JSON document (a request, or a list of them), else each line (JSON
+    Lines). A line that is not JSON or not a request is reported and skipped, the others
+    are read. When no line is a request the file is reported once, as a whole: a broken
+    document or a file of something else, not hundreds of bad lines."""
     try:
         whole = loads(text)
-    except ValueError:
-        whole = None
-    if whole is not None:
-        if not isinstance(whole, (dict, list)) or (isinstance(whole, dict) and "resourceSpans" not in whole
-                                                  and "resource_spans" not in whole):
-            raise TraceFileError(f"{path}: not OTLP JSON (no 'resourceSpans')")
-        for i, request in enumerate(whole if isinstance(whole, list) else [whole]):
-            yield from spans_of_request(request, on_problem, source=str(path),
-                                        where=f"[{i}]." if isinstance(whole, list) else "")
+    except ValueError as exc:
+        whole_error = exc
+    else:
+        if isinstance(whole, list):
+            for i, request in enumerate(whole):
+                yield None, f"[{i}].", request
+        else:
+            yield None, "", whole
         return
-    for number, line in enumerate(text.splitlines(), start=1):  # JSON Lines
+    waiting: list[InputProblem] = []  # problems of the lines before the first request
+    seen_request = False
+    for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may sit in a string
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise TraceFileError(f"{path}, line {number}: not JSON ({exc.msg})") from None
-        if not isinstance(request, dict) or "resourceSpans" not in request:
-            raise TraceFileError(f"{path}, line {number}: not an OTLP export request (no 'resourceSpans')")
-        yield from spans_of_request(request, on_problem, source=str(path), line=number)
+            request = loads(line)
+        except ValueError as exc:
+            problem = InputProblem(source=source, line=number, message=_not_json(exc, whole=False))
+            report(problem) if seen_request else waiting.append(problem)
+            continue
+        if not seen_request and not _is_request(request):
+            waiting.append(InputProblem(source=source, line=number, message="not an OTLP export request (no "
+                                                                              "'resourceSpans')"))
+            continue
+        if not seen_request:
+            seen_request = True
+            for problem in waiting:
+                report(problem)
+        yield number, "", request
+    if seen_request or not waiting:
+        return
+    if len(waiting) == 1:
+        report(waiting[0])
+    elif isinstance(whole_error, json.JSONDecodeError) and whole_error.msg != "Extra data":
+        report(InputProblem(source=source, message=_not_json(whole_error, whole=True)))  # one broken document
+    else:  # JSON Lines of something else
+        report(InputProblem(source=source, message="not OTLP JSON: no line is an export request (no 'resourceSpans')"))
+
+
+def read_spans(source: str | Path | dict[str, Any] | list[Any],
+               on_problem: ProblemHandler | None = None) -> Iterator[Span]:
+    """Every span in ``source``: a path (JSON or JSON Lines), a request dict or a list of them.
+    A malformed line or span is reported to ``on_problem`` (default: a warning) and skipped."""
+    report = on_problem or log_problem
+    if isinstance(source, dict):
+        yield from spans_of_request(source, report)
+        return
+    if isinstance(source, list):
+        for i, request in enumerate(source):
+            yield from spans_of_request(request, report, where=f"[{i}].")
+        return
+    path = Path(source)
+    text = path.read_text(encoding="utf-8-sig")
+    for line, where, request in requests_in_text(text, str(path), report):
+        yield from spans_of_request(request, report, source=str(path), line=line, where=where)
