@@ -308,3 +308,71 @@ def test_one_bad_file_among_good_ones_is_named_and_skipped(tmp_path):
     done = CliRunner().invoke(app, ["ingest", str(bad), str(good), "-o", str(tmp_path / "out.jsonl")])
     assert done.exit_code == 0, done.output
     assert "3 samples written" in done.output and f"{bad}, line 1: not JSON" in done.output.replace("\n", "")
+
+
+# ------------------------------------------------------------------------- bytes and encodings
+
+
+def test_a_byte_that_is_not_utf8_costs_only_its_trace(tmp_path):
+    lines = [json.dumps(request(trace(i))).encode() for i in range(50)]
+    lines[7] = lines[7].replace(b"Question 7?", b"Question \xff7?")
+    lines[9] = lines[9].replace(b'"name": "chain"', b'"name": \xe9"chain"')  # in the JSON itself
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    records, problems = collect(path)
+    assert [r["id"] for r in records] == [trace_id(i) for i in range(50) if i not in (7, 9)]
+    at = lines[9].index(b"\xe9") + 1
+    assert [str(p) for p in problems] == [
+        f"{path}, line 8, trace {trace_id(7)}, span root7, field 'attributes[1].value.stringValue': invalid UTF-8: "
+        "byte 0xff at character 10",
+        f"{path}, line 10: not JSON (Expecting value at column {at}); invalid UTF-8: byte 0xe9 at character {at}",
+    ]
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 0, done.output
+    assert "48 samples written" in done.output and "byte 0xff" in done.output and "Traceback" not in done.output
+    written = (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(written) == 48
+
+
+def test_a_bad_byte_in_one_document_costs_only_its_trace(tmp_path):
+    text = json.dumps(request([s for i in range(5) for s in trace(i)])).encode()
+    path = tmp_path / "one.json"
+    path.write_bytes(text.replace(b"Doc 3.", b"Doc \xe93."))
+    records, problems = collect(path)
+    assert [r["id"] for r in records] == [trace_id(i) for i in (0, 1, 2, 4)]
+    assert [str(p) for p in problems] == [
+        f"{path}, trace {trace_id(3)}, span ret3, field 'attributes[1].value.stringValue': invalid UTF-8: byte 0xe9 "
+        "at character 5"]
+
+
+@pytest.mark.parametrize("encoding, bom", [("utf-16", b""), ("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"),
+                                           ("utf-16-le", b""), ("utf-32", b"")])
+def test_a_utf16_file_is_read(encoding, bom, tmp_path):
+    lines = tmp_path / "traces.jsonl"
+    lines.write_bytes(bom + "".join(json.dumps(request(trace(i)), ensure_ascii=False) + "\n"
+                                    for i in range(3)).replace("Question 1", "Qüestion 1").encode(encoding))
+    whole = tmp_path / "traces.json"
+    whole.write_bytes(bom + json.dumps(request([s for i in range(3) for s in trace(i)])).encode(encoding))
+    for path in (lines, whole):
+        records, problems = collect(path)
+        assert [r["id"] for r in records] == [trace_id(i) for i in range(3)] and not problems
+    assert collect(lines)[0][1]["question"] == "Qüestion 1?"
+    done = CliRunner().invoke(app, ["ingest", str(lines), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 0 and "3 samples written" in done.output
+
+
+def test_a_broken_utf16_file_is_refused_in_one_line_naming_it(tmp_path):
+    path = tmp_path / "broken.json"
+    path.write_bytes("\ufeff".encode("utf-16-le") + json.dumps(request(trace(1))).encode("utf-16-le") + b"\x00\xd8")
+    records, problems = collect(path)
+    assert records == [] and [str(p) for p in problems] == [
+        f"{path}: cannot be decoded as utf-16-le (its byte order mark or zero bytes say so): unexpected end of data"]
+    done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])
+    assert done.exit_code == 1 and "cannot be decoded as utf-16" in done.output and "Traceback" not in done.output
+
+
+def test_a_file_that_cannot_be_read_is_named(tmp_path):
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    records, problems = collect(folder)
+    assert records == [] and [str(p) for p in problems] == [f"{folder}: cannot be read (Is a directory)"]

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ragmeter.ingest._json import loads
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, TraceFileError, bad_text, describe, log_problem
+from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem
+from ragmeter.ingest._text import read_text, undecodable
 
 MAX_VALUE_DEPTH = 32
 """Levels of ``arrayValue`` / ``kvlistValue`` an attribute may nest. OpenInference writes
@@ -304,7 +305,8 @@ def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator
         try:
             request = loads(line)
         except ValueError as exc:
-            problem = InputProblem(source=source, line=number, message=_not_json(exc, whole=False))
+            why = _not_json(exc, whole=False) + (f"; {bad}" if (bad := bad_text(line)) else "")
+            problem = InputProblem(source=source, line=number, message=why)
             report(problem) if seen_request else waiting.append(problem)
             continue
         if not seen_request and not _is_request(request):
@@ -339,6 +341,13 @@ def read_spans(source: str | Path | dict[str, Any] | list[Any],
             yield from spans_of_request(request, report, where=f"[{i}].")
         return
     path = Path(source)
-    text = path.read_text(encoding="utf-8-sig")
+    try:
+        text = read_text(path)
+    except OSError as exc:
+        report(InputProblem(source=str(path), message=f"cannot be read ({exc.strerror or exc})"))
+        return
+    except UnicodeDecodeError as exc:
+        report(InputProblem(source=str(path), message=undecodable(exc)))
+        return
     for line, where, request in requests_in_text(text, str(path), report):
         yield from spans_of_request(request, report, source=str(path), line=line, where=where)
