@@ -23,29 +23,13 @@ at the first instead.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ragmeter.ingest._otlp import Span, read_spans
 from ragmeter.ingest._problems import InputProblem, ProblemHandler, TraceFileError, log_problem, raise_problem
 from ragmeter.ingest._records import RecordFile
-from ragmeter.ingest._traces import sample_of_trace, samples_from_spans
-
-
-def ingest_otlp(source: str | Path | dict[str, Any] | list[Any],
-                on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:
-    """A sample record per trace in ``source`` (OTLP JSON file, JSON Lines, or request dicts).
-    Each malformed part is reported to ``on_problem`` (default: a warning) and skipped; a
-    trace with a malformed span is left out whole."""
-    report = on_problem or log_problem
-    name = None if isinstance(source, (dict, list)) else str(source)
-    bad_traces: set[str] = set()
-
-    def noted(problem: InputProblem) -> None:
-        if problem.trace is not None:
-            bad_traces.add(problem.trace)
-        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
-
-    return samples_from_spans(read_spans(source, noted), noted, skip=bad_traces)
+from ragmeter.ingest._traces import ingest_otlp, sample_of_trace, samples_from_spans
+from ragmeter.ingest._traffic import read_records, read_traffic_file
 
 
 def langchain_handler(path: str | Path, **options: Any) -> Any:
@@ -63,4 +47,5 @@ def llamaindex_handler(path: str | Path, **options: Any) -> Any:
 
 
 __all__ = ["InputProblem", "ProblemHandler", "RecordFile", "Span", "TraceFileError", "ingest_otlp", "langchain_handler",
-           "llamaindex_handler", "log_problem", "raise_problem", "read_spans", "sample_of_trace", "samples_from_spans"]
+           "llamaindex_handler", "log_problem", "raise_problem", "read_records", "read_spans", "read_traffic_file",
+           "sample_of_trace", "samples_from_spans"]

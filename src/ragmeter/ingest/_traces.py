@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
+from pathlib import Path
 from typing import Any, Container, Iterable, Iterator
 
-from ragmeter.ingest._otlp import Malformed, Span
+from ragmeter.ingest._otlp import Malformed, Span, read_spans
 from ragmeter.ingest._problems import InputProblem, ProblemHandler, log_problem
 
 log = logging.getLogger("ragmeter")
@@ -173,3 +174,20 @@ def samples_from_spans(spans: Iterable[Span], on_problem: ProblemHandler | None 
                                                             "input.value to use as the question"))
             continue
         yield record
+
+
+def ingest_otlp(source: str | Path | dict[str, Any] | list[Any],
+                on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:
+    """A sample record per trace in ``source`` (OTLP JSON file, JSON Lines, or request dicts).
+    Each malformed part is reported to ``on_problem`` (default: a warning) and skipped; a
+    trace with a malformed span is left out whole."""
+    report = on_problem or log_problem
+    name = None if isinstance(source, (dict, list)) else str(source)
+    bad_traces: set[str] = set()
+
+    def noted(problem: InputProblem) -> None:
+        if problem.trace is not None:
+            bad_traces.add(problem.trace)
+        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
+
+    return samples_from_spans(read_spans(source, noted), noted, skip=bad_traces)
