@@ -263,7 +263,7 @@ def _json_error(text: str) -> str:
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        return f"{exc.msg} at column {exc.colno}"
+        return f"{exc.msg}{'' if exc.msg.endswith(' at') else ' at'} column {exc.colno}"  # not "starting at at"
     raise AssertionError("valid JSON")
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ragmeter.ingest._json import loads
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem
+from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
 from ragmeter.ingest._text import read_text, undecodable
 
 MAX_VALUE_DEPTH = 32
@@ -268,14 +268,6 @@ def spans_of_request(request: Any, on_problem: ProblemHandler | None = None, *, 
                 yield span
 
 
-def _not_json(exc: ValueError, *, whole: bool) -> str:
-    """A JSON error in a few words: what, and where in the line (or the file)."""
-    if isinstance(exc, json.JSONDecodeError):
-        where = f"line {exc.lineno}, column {exc.colno}" if whole else f"column {exc.colno}"
-        return f"not JSON ({exc.msg} at {where})"
-    return f"not JSON ({exc})"  # a number of more digits than Python converts
-
-
 def _is_request(value: Any) -> bool:
     return isinstance(value, dict) and ("resourceSpans" in value or "resource_spans" in value)
 
@@ -305,7 +297,7 @@ def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator
         try:
             request = loads(line)
         except ValueError as exc:
-            why = _not_json(exc, whole=False) + (f"; {bad}" if (bad := bad_text(line)) else "")
+            why = not_json(exc, whole=False) + (f"; {bad}" if (bad := bad_text(line)) else "")
             problem = InputProblem(source=source, line=number, message=why)
             report(problem) if seen_request else waiting.append(problem)
             continue
@@ -323,7 +315,7 @@ def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator
     if len(waiting) == 1:
         report(waiting[0])
     elif isinstance(whole_error, json.JSONDecodeError) and whole_error.msg != "Extra data":
-        report(InputProblem(source=source, message=_not_json(whole_error, whole=True)))  # one broken document
+        report(InputProblem(source=source, message=not_json(whole_error, whole=True)))  # one broken document
     else:  # JSON Lines of something else
         report(InputProblem(source=source, message="not OTLP JSON: no line is an export request (no 'resourceSpans')"))
 

@@ -14,6 +14,7 @@ wants the old all-or-nothing behaviour passes ``raise_problem``.
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any, Callable
 
@@ -108,3 +109,12 @@ def bad_text(text: str) -> str | None:
             return f"invalid UTF-8: byte 0x{ord(char) - 0xDC00:02x} at character {exc.start + 1}"
         return f"a lone surrogate U+{ord(char):04X} at character {exc.start + 1} (not valid Unicode)"
     return None
+
+
+def not_json(exc: ValueError, *, whole: bool = False) -> str:
+    """A JSON error in a few words: what, and where in the line (or, ``whole``, the file)."""
+    if isinstance(exc, json.JSONDecodeError):
+        where = f"line {exc.lineno}, column {exc.colno}" if whole else f"column {exc.colno}"
+        joint = " " if exc.msg.endswith(" at") else " at "  # "Unterminated string starting at"
+        return f"not JSON ({exc.msg}{joint}{where})"
+    return f"not JSON ({exc})"  # a number of more digits than Python converts

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from ragmeter.data import RowError, Sample
 from ragmeter.data.dataset import parse_items
 from ragmeter.errors import InvalidInput
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem
+from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
 from ragmeter.ingest._text import text_lines, undecodable
 from ragmeter.ingest._traces import ingest_otlp
 
@@ -45,9 +45,7 @@ def _objects(path: Path, report: ProblemHandler) -> Iterator[tuple[int, int | No
         try:
             record = json.loads(line.rstrip("\r\n"))  # an error's column counts on this line
         except ValueError as exc:
-            where = f" at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-            report(InputProblem(source=str(path), line=number,
-                                message=f"not JSON ({getattr(exc, 'msg', exc)}{where})"))
+            report(InputProblem(source=str(path), line=number, message=not_json(exc)))
             continue
         except RecursionError:
             report(InputProblem(source=str(path), line=number, message="not JSON Python can read (nested too deep)"))
