@@ -376,3 +376,15 @@ def test_a_file_that_cannot_be_read_is_named(tmp_path):
     folder.mkdir()
     records, problems = collect(folder)
     assert records == [] and [str(p) for p in problems] == [f"{folder}: cannot be read (Is a directory)"]
+
+
+def test_a_huge_id_is_cut_in_the_message():
+    spans = trace(1)
+    for span in spans:
+        span["traceId"] = "f" * 100_000
+    spans[0]["startTimeUnixNano"] = 1.5
+    records, problems = collect(request(spans))
+    assert records == [] and [str(p) for p in problems] == [
+        f"trace {'f' * 61}..., span root1, field 'startTimeUnixNano': expected an integer (nanoseconds since the epoch), "
+        "got the number 1.5"]
+    assert problems[0].trace == "f" * 100_000  # the id itself is kept whole: it is what skips the trace

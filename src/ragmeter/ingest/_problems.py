@@ -54,9 +54,9 @@ class InputProblem(BaseModel):
         if self.line is not None:
             parts.append(f"line {self.line}")
         if self.trace is not None:
-            parts.append(f"trace {self.trace}")
+            parts.append(f"trace {_short(self.trace)}")
         if self.span is not None:
-            parts.append(f"span {self.span}")
+            parts.append(f"span {_short(self.span)}")
         elif self.path:
             parts.append(self.path)
         if self.field is not None:
@@ -65,6 +65,12 @@ class InputProblem(BaseModel):
 
 
 ProblemHandler = Callable[[InputProblem], None]
+SHOWN_ID = 64
+"""Characters of an id shown in a message: a 1 MB "trace id" must not become a 1 MB line."""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= SHOWN_ID else text[: SHOWN_ID - 3] + "..."
 
 
 def log_problem(problem: InputProblem) -> None:
