@@ -388,3 +388,14 @@ def test_a_huge_id_is_cut_in_the_message():
         f"trace {'f' * 61}..., span root1, field 'startTimeUnixNano': expected an integer (nanoseconds since the epoch), "
         "got the number 1.5"]
     assert problems[0].trace == "f" * 100_000  # the id itself is kept whole: it is what skips the trace
+
+
+def test_a_bad_line_reads_the_same_before_and_after_the_first_request(tmp_path):
+    bad = ["[1, 2]", '{"nope": 1}', "{"]
+    path = lines_file(tmp_path / "t.jsonl", bad + [json.dumps(request(trace(1)))] + bad)
+    records, problems = collect(path)
+    assert [r["id"] for r in records] == [trace_id(1)]
+    messages = [str(p).split(": ", 1)[1] for p in problems]
+    assert messages[:3] == messages[3:] == ["expected an export request object, got an array",
+                                            "not an OTLP export request (no 'resourceSpans')",
+                                            "not JSON (Expecting property name enclosed in double quotes at column 2)"]

@@ -223,12 +223,8 @@ def spans_of_request(request: Any, on_problem: ProblemHandler | None = None, *, 
     def problem(path: str | None, error: Malformed, **ids: str | None) -> None:
         report(InputProblem(source=source, line=line, path=path, field=error.field, message=error.message, **ids))
 
-    if not isinstance(request, dict):
-        problem(where.rstrip(".") or None, Malformed(None, f"expected an export request object, got "
-                                                                f"{describe(request)}"))
-        return
-    if "resourceSpans" not in request and "resource_spans" not in request:
-        problem(where.rstrip(".") or None, Malformed(None, "not an OTLP export request (no 'resourceSpans')"))
+    if (why := _not_a_request(request)) is not None:
+        problem(where.rstrip(".") or None, Malformed(None, why))
         return
     try:
         resources = _list(_field(request, "resourceSpans", "resource_spans"), "resourceSpans")
@@ -268,8 +264,13 @@ def spans_of_request(request: Any, on_problem: ProblemHandler | None = None, *, 
                 yield span
 
 
-def _is_request(value: Any) -> bool:
-    return isinstance(value, dict) and ("resourceSpans" in value or "resource_spans" in value)
+def _not_a_request(value: Any) -> str | None:
+    """Why a parsed JSON value is not an export request, or None when it is one."""
+    if not isinstance(value, dict):
+        return f"expected an export request object, got {describe(value)}"
+    if "resourceSpans" not in value and "resource_spans" not in value:
+        return "not an OTLP export request (no 'resourceSpans')"
+    return None
 
 
 def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator[tuple[int | None, str, Any]]:
@@ -298,12 +299,13 @@ def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator
             request = loads(line)
         except ValueError as exc:
             why = not_json(exc, whole=False) + (f"; {bad}" if (bad := bad_text(line)) else "")
-            problem = InputProblem(source=source, line=number, message=why)
-            report(problem) if seen_request else waiting.append(problem)
+            if seen_request:
+                report(InputProblem(source=source, line=number, message=why))
+            else:
+                waiting.append(InputProblem(source=source, line=number, message=why))
             continue
-        if not seen_request and not _is_request(request):
-            waiting.append(InputProblem(source=source, line=number, message="not an OTLP export request (no "
-                                                                              "'resourceSpans')"))
+        if not seen_request and (why := _not_a_request(request)) is not None:
+            waiting.append(InputProblem(source=source, line=number, message=why))
             continue
         if not seen_request:
             seen_request = True
