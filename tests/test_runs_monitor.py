@@ -137,3 +137,17 @@ def test_monitor_with_no_traffic_in_the_window_exits_1(tmp_path):
                                     "--store", str(tmp_path / "runs.db"), "-q"])
     assert done.exit_code == 1, done.output
     assert "no traffic in the window: 8 records read, none in the last 24 hours; nothing scored" in done.output
+
+
+def test_pretty_printed_traces_and_a_deep_record_line(tmp_path):
+    span = {"traceId": "t1", "spanId": "s1", "name": "chain", "startTimeUnixNano": "5000000000",
+            "attributes": [{"key": "input.value", "value": {"stringValue": "Where?"}}]}
+    pretty = tmp_path / "traces.json"
+    pretty.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}, indent=2), encoding="utf-8")
+    records = tmp_path / "records.jsonl"
+    records.write_text('{"id": "r1", "question": "Q?"}\n{"id": "r2", "metadata": ' + "[" * 100_000 + "]" * 100_000
+                       + "}\n", encoding="utf-8")
+    problems = []
+    read = list(read_traffic([pretty, records], on_problem=problems.append))
+    assert [r["id"] for r in read] == ["t1", "r1"]
+    assert [str(p) for p in problems] == [f"{records}, line 2: not JSON Python can read (nested too deep)"]
