@@ -298,11 +298,12 @@ def requests_in_text(text: str, source: str, report: ProblemHandler) -> Iterator
         try:
             request = loads(line)
         except ValueError as exc:
-            why = not_json(exc, whole=False) + (f"; {bad}" if (bad := bad_text(line)) else "")
+            broken = InputProblem(source=source, line=number, message=not_json(exc, whole=False) + (
+                f"; {bad}" if (bad := bad_text(line)) else ""))
             if seen_request:
-                report(InputProblem(source=source, line=number, message=why))
+                report(broken)
             else:
-                waiting.append(InputProblem(source=source, line=number, message=why))
+                waiting.append(broken)
             continue
         if not seen_request and (why := _not_a_request(request)) is not None:
             waiting.append(InputProblem(source=source, line=number, message=why))
