@@ -25,7 +25,13 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from typer.testing import CliRunner  # noqa: E402
 
 from ragmeter.cli.app import app  # noqa: E402
-from ragmeter.ingest import TraceFileError, ingest_otlp, langchain_handler, llamaindex_handler  # noqa: E402
+from ragmeter.ingest import (  # noqa: E402
+    TraceFileError,
+    ingest_otlp,
+    langchain_handler,
+    llamaindex_handler,
+    raise_problem,
+)
 
 DOCS = [
     "Paris is the capital of France and sits on the Seine.",
@@ -239,9 +245,9 @@ def test_a_file_that_is_not_otlp_is_named(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"resourceSpans": []}\n{"nope": 1}\n')
     with pytest.raises(TraceFileError, match=r"bad.jsonl, line 2: not an OTLP export request"):
-        list(ingest_otlp(bad))
+        list(ingest_otlp(bad, on_problem=raise_problem))
     done = CliRunner().invoke(app, ["ingest", str(bad), "-o", str(tmp_path / "x.jsonl")])
-    assert done.exit_code == 2 and "line 2" in done.output
+    assert done.exit_code == 1 and "line 2" in done.output and "nothing written" in done.output  # nothing read
 
 
 def span(trace: str, span_id: str, parent: str | None, kind: str, start: int, **attributes: Any) -> dict[str, Any]:
@@ -280,7 +286,7 @@ def test_the_mapping_rules_on_hand_built_spans(caplog):
         ("Q2?", "from the root", ["z", "x"]),
     ]
     assert records[0]["metadata"]["service"] == "rag" and records[0]["id"] == "t1"
-    assert "trace t3: skipped" in caplog.text
+    assert "skipped trace t3: its root span 'chain' has no input.value to use as the question" in caplog.text
 
 
 def test_langchain_handler_counts_a_nested_retriever_once_and_skips_a_failed_run(tmp_path):

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ragmeter.cli.app import app
-from ragmeter.monitor import monitor, sample_window, watch_metric
+from ragmeter.monitor import monitor, read_traffic, sample_window, watch_metric
 from ragmeter.runs import RunStore
 
 FACTS = [
@@ -77,3 +77,77 @@ def test_monitor_records_production_runs_and_alerts_on_a_drop(tmp_path, minilm):
     assert "ALERT" in done.output and "faithfulness: DROPPED" in done.output
     latest = RunStore(store).list(tag="production")[0]
     assert latest.tags == ["production", "canary"] and latest.summary["faithfulness"].mean < healthy - 0.3
+
+
+# ------------------------------------------------------------------------- malformed traffic
+
+
+def test_bad_lines_of_traffic_are_named_and_skipped_and_the_good_ones_read(tmp_path):
+    good = [json.dumps({"id": f"r{i}", "question": f"q{i}?", "answer": "a", "contexts": ["c"],
+                        "metadata": {"started": 1000.0 + i}}).encode() for i in range(6)]
+    lines = [b"\xef\xbb\xbf" + good[0], good[1][:-9], good[2], b"[1, 2]", good[3].replace(b"q3?", b"q\xe93?"),
+             b'{"question": "q?", "answer": 42}', b"", good[4], good[5]]
+    path = tmp_path / "traffic.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    problems = []
+    records = list(read_traffic([path], on_problem=problems.append))
+    assert [r["id"] for r in records] == ["r0", "r2", "r4", "r5"]
+    assert records[0] == {"id": "r0", "question": "q0?", "answer": "a", "contexts": ["c"], "metadata": {"started": 1000.0}}
+    assert [str(p) for p in problems] == [
+        f"{path}, line 2: not JSON (Expecting value at column {len(good[1]) - 9 + 1})",
+        f"{path}, line 4: expected a JSON object, got an array",
+        f"{path}, line 5: invalid UTF-8: byte 0xe9 at character {good[3].index(b'q3?') + 2}",
+        f"{path}, line 6, field 'answer': expected a string, got int",
+    ]
+
+
+def test_a_malformed_span_in_traced_traffic_is_named_not_a_key_error(tmp_path):
+    span = {"traceId": "t1", "spanId": "s1", "name": "chain", "startTimeUnixNano": "5000000000",
+            "attributes": [{"key": "input.value", "value": {"stringValue": "Where?"}}]}
+    broken = {**span, "traceId": "t2"}
+    del broken["spanId"]
+    path = tmp_path / "traces.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span, broken]}]}]}), encoding="utf-8")
+    problems = []
+    records = list(read_traffic([path], on_problem=problems.append))
+    assert [r["id"] for r in records] == ["t1"]
+    assert [str(p) for p in problems] == [f"{path}, trace t2, resourceSpans[0].scopeSpans[0].spans[1], field 'spanId': "
+                                          "missing"]
+
+
+def test_utf16_traffic_is_read(tmp_path):
+    path = tmp_path / "traffic.jsonl"
+    path.write_bytes("".join(json.dumps({"id": f"r{i}", "question": "Qüestion?", "metadata": {"started": i}},
+                                        ensure_ascii=False) + "\n" for i in range(3)).encode("utf-16"))
+    assert [r["question"] for r in read_traffic([path])] == ["Qüestion?"] * 3
+
+
+def test_monitor_that_can_read_nothing_exits_1_naming_each_line(tmp_path):
+    path = tmp_path / "traffic.jsonl"
+    path.write_bytes(b'{"question": "q?", "answer": "\xff"}\n{"question"\n')
+    done = CliRunner().invoke(app, ["monitor", str(path), "--store", str(tmp_path / "runs.db"), "-q"])
+    assert done.exit_code == 1, done.output
+    assert "Traceback" not in done.output and "codec" not in done.output
+    assert f"{path}, line 1: invalid UTF-8: byte 0xff" in done.output and f"{path}, line 2: not JSON" in done.output
+    assert "nothing could be read from the traffic: 2 malformed part(s), each named above" in done.output
+
+
+def test_monitor_with_no_traffic_in_the_window_exits_1(tmp_path):
+    done = CliRunner().invoke(app, ["monitor", str(traffic(tmp_path / "old.jsonl", wrong=False, started=1000.0)),
+                                    "--store", str(tmp_path / "runs.db"), "-q"])
+    assert done.exit_code == 1, done.output
+    assert "no traffic in the window: 8 records read, none in the last 24 hours; nothing scored" in done.output
+
+
+def test_pretty_printed_traces_and_a_deep_record_line(tmp_path):
+    span = {"traceId": "t1", "spanId": "s1", "name": "chain", "startTimeUnixNano": "5000000000",
+            "attributes": [{"key": "input.value", "value": {"stringValue": "Where?"}}]}
+    pretty = tmp_path / "traces.json"
+    pretty.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": [span]}]}]}, indent=2), encoding="utf-8")
+    records = tmp_path / "records.jsonl"
+    records.write_text('{"id": "r1", "question": "Q?"}\n{"id": "r2", "metadata": ' + "[" * 100_000 + "]" * 100_000
+                       + "}\n", encoding="utf-8")
+    problems = []
+    read = list(read_traffic([pretty, records], on_problem=problems.append))
+    assert [r["id"] for r in read] == ["t1", "r1"]
+    assert [str(p) for p in problems] == [f"{records}, line 2: not JSON Python can read (nested too deep)"]

@@ -1,9 +1,12 @@
 """Exit codes and plain one-line errors for every command.
 
-    0  the command did its work
-    1  the work ran but failed: nothing could be scored, a gate failed, every question failed
+    0  the command did its work; with partly bad input, on the good part, each bad row, line
+       or span named (evaluate, run, ingest, monitor)
+    1  the work ran but failed: nothing could be scored or read (an empty file, every row or
+       trace malformed, no traffic in monitor's window), a gate failed, every question
+       failed, monitor saw a drop
     2  the command could not start: a configuration error (a missing key, a missing extra,
-       an unknown metric, an unreadable or empty file, a bad option)
+       an unknown metric, a missing file, a bad option)
   130  interrupted (Ctrl-C); journals keep what finished
 
 A configuration error is one or two plain lines, never a traceback: a traceback of 60 lines

@@ -1,4 +1,9 @@
-"""``ragmeter monitor``: score a window of production traffic and alert (exit 1) on a drop."""
+"""``ragmeter monitor``: score a window of production traffic and alert (exit 1) on a drop.
+
+A malformed line, span or record of the traffic is named on stderr ("skipped: FILE, line N,
+...") and left out; the good records are sampled and scored, and the exit code is theirs.
+Exit 1 as well when nothing was scored: no record could be read, or none is in the window.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,7 @@ from typing import Optional
 import typer
 
 from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.exits import EXIT_FAILED, fail, plain_errors, print_error
 
 
 @app.command("monitor")
@@ -25,21 +31,30 @@ def monitor(
 ) -> None:
     """Sample the traffic window, score it, record it tagged 'production', and exit 1 when a
     metric fell below the recent production runs by more than this run's interval."""
+    from ragmeter.ingest import InputProblem
     from ragmeter.monitor import monitor as run_monitor
 
     setup_logging(False)
-    try:
+
+    def named(problem: InputProblem) -> None:
+        print_error(str(problem), label="skipped", style="yellow")
+
+    with plain_errors():
         report = run_monitor(traffic, metrics=[m.strip() for m in metrics.split(",") if m.strip()], judge=judge,
                              hours=hours or None, size=size, seed=seed, store=store, tags=tag, recent=recent,
-                             show_progress=not quiet)
-    except (ValueError, FileNotFoundError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
-        raise typer.Exit(2)
+                             show_progress=not quiet, on_problem=named)
     if report.run is None:
-        err.print(f"no traffic in the window ({report.window} records): nothing scored")
-        raise typer.Exit(2)
+        if report.records == 0 and report.skipped:
+            fail(f"nothing could be read from the traffic: {len(report.skipped)} malformed part(s), each named above",
+                 EXIT_FAILED)
+        if report.records == 0:
+            fail("nothing scored: the traffic holds no records", EXIT_FAILED)
+        fail(f"no traffic in the window: {report.records} records read, none in the last {hours or 0:g} hours; nothing "
+             "scored", EXIT_FAILED)
     out.print(f"scored {report.sampled} of {report.window} samples in the window; recorded as run {report.run}",
               highlight=False)
+    if report.skipped:
+        err.print(f"{len(report.skipped)} malformed part(s) of the traffic skipped, each named above", highlight=False)
     for watch in report.metrics:
         out.print(("[red]ALERT[/red] " if watch.alert else "") + watch.message(), highlight=False)
     if report.alert:

@@ -12,21 +12,24 @@ or record straight from the app with a callback handler that writes the same rec
 A record has ``id``, ``question``, ``answer``, ``contexts`` (rank order), optionally
 ``retrieved_context_ids``, and ``metadata.started`` (epoch seconds), which ``ragmeter
 monitor`` uses to pick a window of traffic.
+
+A malformed part of the input (a line that is not JSON, a span without a trace id, an
+attribute without a key, a cycle of parents...) is named and skipped, with the whole trace
+it belongs to, and the good traces are read on: each problem goes to ``on_problem`` (by
+default a warning naming file, line, trace, span and field); pass ``raise_problem`` to stop
+at the first instead.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from ragmeter.ingest._otlp import Span, TraceFileError, read_spans
+from ragmeter.ingest._otlp import Span, read_spans
+from ragmeter.ingest._problems import InputProblem, ProblemHandler, TraceFileError, log_problem, raise_problem
 from ragmeter.ingest._records import RecordFile
-from ragmeter.ingest._traces import sample_of_trace, samples_from_spans
-
-
-def ingest_otlp(source: str | Path | dict[str, Any] | list[Any]) -> Iterator[dict[str, Any]]:
-    """A sample record per trace in ``source`` (OTLP JSON file, JSON Lines, or request dicts)."""
-    return samples_from_spans(read_spans(source))
+from ragmeter.ingest._traces import ingest_otlp, sample_of_trace, samples_from_spans
+from ragmeter.ingest._traffic import read_records, read_traffic_file
 
 
 def langchain_handler(path: str | Path, **options: Any) -> Any:
@@ -43,5 +46,6 @@ def llamaindex_handler(path: str | Path, **options: Any) -> Any:
     return RagmeterLlamaIndexHandler(path, **options)
 
 
-__all__ = ["RecordFile", "Span", "TraceFileError", "ingest_otlp", "langchain_handler", "llamaindex_handler",
-           "read_spans", "sample_of_trace", "samples_from_spans"]
+__all__ = ["InputProblem", "ProblemHandler", "RecordFile", "Span", "TraceFileError", "ingest_otlp", "langchain_handler",
+           "llamaindex_handler", "log_problem", "raise_problem", "read_records", "read_spans", "read_traffic_file",
+           "sample_of_trace", "samples_from_spans"]

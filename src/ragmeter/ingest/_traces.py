@@ -8,6 +8,11 @@
   order; a RERANKER span's output documents replace those of the retriever they rerank;
 - the answer is the last LLM span's first output message (``llm.output_messages.0.message.
   content``, else its ``output.value``); with no LLM span, the root's ``output.value``.
+
+A trace is left out, and named, when its spans contradict each other: two different spans
+with one id (an identical copy, as a retried export writes, counts once), or parents that
+form a cycle, so that no span is the root. Following either would pick a root and a
+ranking at random, or never end.
 """
 
 from __future__ import annotations
@@ -15,17 +20,22 @@ from __future__ import annotations
 import json
 import logging
 from collections import defaultdict
-from typing import Any, Iterable, Iterator
+from pathlib import Path
+from typing import Any, Container, Iterable, Iterator
 
-from ragmeter.ingest._otlp import Span
+from ragmeter.ingest._otlp import Malformed, Span, read_spans
+from ragmeter.ingest._problems import InputProblem, ProblemHandler, log_problem
 
 log = logging.getLogger("ragmeter")
 
 QUESTION_KEYS = ("question", "query", "input", "query_str")
+MAX_INPUT_DEPTH = 8
+"""Levels of ``{"input": {"input": ...}}`` followed to find the question."""
 
 
-def text_of(value: Any, keys: tuple[str, ...] = QUESTION_KEYS) -> str | None:
-    """A string, or from a JSON object the first of ``keys`` that holds a string."""
+def text_of(value: Any, keys: tuple[str, ...] = QUESTION_KEYS, depth: int = 0) -> str | None:
+    """A string, or from a JSON object the first of ``keys`` that holds a string. A string
+    that is not JSON (or is JSON nested too deep to parse) is the text itself."""
     if value is None:
         return None
     if isinstance(value, str):
@@ -33,16 +43,16 @@ def text_of(value: Any, keys: tuple[str, ...] = QUESTION_KEYS) -> str | None:
         if stripped.startswith("{"):
             try:
                 value = json.loads(stripped)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 return value
         else:
             return value
-    if isinstance(value, dict):
+    if isinstance(value, dict) and depth < MAX_INPUT_DEPTH:
         for key in keys:
             if isinstance(value.get(key), str):
                 return value[key]
             if isinstance(value.get(key), dict):  # {"input": {"question": ...}}
-                inner = text_of(value[key], keys)
+                inner = text_of(value[key], keys, depth + 1)
                 if inner:
                     return inner
     return None
@@ -69,9 +79,36 @@ def _answer(span: Span) -> str | None:
     return text_of(span.attributes.get("output.value"), ("answer", "response", "output", "text", "content"))
 
 
+def distinct_spans(spans: list[Span]) -> list[Span]:
+    """The trace's spans with identical copies dropped; ``Malformed`` when two different
+    spans share an id or the parents form a cycle."""
+    by_id: dict[str, Span] = {}
+    for span in spans:
+        seen = by_id.setdefault(span.span_id, span)
+        if seen is not span and seen != span:
+            raise Malformed("spanId", "two different spans have this id", span=span.span_id)
+    reach_a_root: set[str] = set()
+    for first in by_id:
+        path: list[str] = []
+        on_path: set[str] = set()
+        current: str | None = first
+        while current is not None and current in by_id and current not in reach_a_root:
+            if current in on_path:
+                cycle = path[path.index(current):] + [current]
+                shown = " -> ".join(cycle if len(cycle) <= 6 else [*cycle[:5], "..."])
+                raise Malformed("parentSpanId", f"spans {shown} are each other's parents (a cycle)")
+            path.append(current)
+            on_path.add(current)
+            current = by_id[current].parent_id
+        reach_a_root.update(path)
+    return list(by_id.values())
+
+
 def sample_of_trace(spans: list[Span]) -> dict[str, Any]:
     """One trace's spans as a sample record (``question``, ``answer``, ``contexts``, ``id`` =
-    the trace id, ``metadata`` with the trace's start time, root span and service)."""
+    the trace id, ``metadata`` with the trace's start time, root span and service).
+    ``Malformed`` for spans that contradict each other (see ``distinct_spans``)."""
+    spans = distinct_spans(spans)
     by_id = {s.span_id: s for s in spans}
     roots = sorted((s for s in spans if s.parent_id not in by_id), key=lambda s: s.start)
     root = roots[0]
@@ -112,17 +149,45 @@ def sample_of_trace(spans: list[Span]) -> dict[str, Any]:
     return record
 
 
-def samples_from_spans(spans: Iterable[Span]) -> Iterator[dict[str, Any]]:
-    """A sample record per trace, in the order the traces started; a trace with no question
-    is skipped with a warning naming it."""
+def samples_from_spans(spans: Iterable[Span], on_problem: ProblemHandler | None = None,
+                       skip: Container[str] = ()) -> Iterator[dict[str, Any]]:
+    """A sample record per trace, in the order the traces started. A trace in ``skip`` (one
+    of its spans was malformed, and named as it was read) is left out; so is a trace whose
+    spans contradict each other or that has no question, reported to ``on_problem``
+    (default: a warning). ``skip`` is looked at only once every span has been read."""
+    report = on_problem or log_problem
     traces: dict[str, list[Span]] = defaultdict(list)
     for span in spans:
         traces[span.trace_id].append(span)
-    records = [sample_of_trace(spans) for spans in traces.values()]
+    records = []
+    for trace_id, members in traces.items():
+        if trace_id in skip:
+            continue
+        try:
+            records.append(sample_of_trace(members))
+        except Malformed as error:
+            report(InputProblem(trace=trace_id, span=error.span, field=error.field, message=error.message))
     records.sort(key=lambda r: r["metadata"]["started"])
     for record in records:
         if not record["question"]:
-            log.warning("trace %s: skipped, its root span %r has no input.value to use as the question",
-                        record["id"], record["metadata"]["root_span"])
+            report(InputProblem(trace=record["id"], message=f"its root span {record['metadata']['root_span']!r} has no "
+                                                            "input.value to use as the question"))
             continue
         yield record
+
+
+def ingest_otlp(source: str | Path | dict[str, Any] | list[Any],
+                on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:
+    """A sample record per trace in ``source`` (OTLP JSON file, JSON Lines, or request dicts).
+    Each malformed part is reported to ``on_problem`` (default: a warning) and skipped; a
+    trace with a malformed span is left out whole."""
+    report = on_problem or log_problem
+    name = None if isinstance(source, (dict, list)) else str(source)
+    bad_traces: set[str] = set()
+
+    def noted(problem: InputProblem) -> None:
+        if problem.trace is not None:
+            bad_traces.add(problem.trace)
+        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
+
+    return samples_from_spans(read_spans(source, noted), noted, skip=bad_traces)

@@ -5,7 +5,9 @@
     report.alert  # True when a metric fell below the recent production runs by more than its interval
 
 Each monitored run is recorded in the run store with the ``production`` tag, so the next
-run compares with it and ``ragmeter ui`` charts it over time.
+run compares with it and ``ragmeter ui`` charts it over time. A malformed part of the
+traffic is named (``report.skipped``, and ``on_problem`` as it is met) and left out; the
+good records are sampled and scored.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from __future__ import annotations
 import json
 import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from pydantic import BaseModel
 
+from ragmeter.ingest import InputProblem, ProblemHandler, log_problem
 from ragmeter.monitor._check import MetricWatch, watch_metric
 from ragmeter.monitor._window import read_traffic, sample_window
 
@@ -29,8 +32,13 @@ and ``ragmeter runs list --dataset production-window.jsonl`` lists them."""
 class MonitorReport(BaseModel):
     run: str | None
     window: int
+    """Good records in the time window."""
     sampled: int
     metrics: list[MetricWatch]
+    records: int = 0
+    """Good records read from the traffic, in the window or not."""
+    skipped: list[InputProblem] = []
+    """The malformed parts of the traffic, each named, that were left out."""
 
     @property
     def alert(self) -> bool:
@@ -49,16 +57,32 @@ def monitor(
     tags: Sequence[str] = (),
     recent: int = 5,
     now: float | None = None,
+    on_problem: ProblemHandler | None = None,
     **evaluate_options: Any,
 ) -> MonitorReport:
     """Sample the traffic window, evaluate it (recorded with the ``production`` tag plus
-    ``tags``), and compare each metric with the last ``recent`` production runs."""
+    ``tags``), and compare each metric with the last ``recent`` production runs. Each
+    malformed part of the traffic goes to ``on_problem`` (default: a warning) and into
+    ``skipped``."""
     from ragmeter.engine import evaluate
     from ragmeter.runs import Record, RunStore
 
-    window, seen = sample_window(read_traffic(traffic), hours=hours, size=size, seed=seed, now=now)
+    skipped: list[InputProblem] = []
+    read = 0
+
+    def noted(problem: InputProblem) -> None:
+        skipped.append(problem)
+        (on_problem or log_problem)(problem)
+
+    def counted(records: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        nonlocal read
+        for record in records:
+            read += 1
+            yield record
+
+    window, seen = sample_window(counted(read_traffic(traffic, noted)), hours=hours, size=size, seed=seed, now=now)
     if not window:
-        return MonitorReport(run=None, window=seen, sampled=0, metrics=[])
+        return MonitorReport(run=None, window=seen, sampled=0, metrics=[], records=read, skipped=skipped)
     the_store = RunStore(store)
     before = [r for r in the_store.list(tag=PRODUCTION_TAG, status="finished")]
     with tempfile.TemporaryDirectory(prefix="ragmeter-monitor-") as folder:
@@ -77,7 +101,8 @@ def monitor(
             recent_means, lower_is_better=name in result.info.lower_is_better,
         ))
     the_store.close()
-    return MonitorReport(run=record.run, window=seen, sampled=len(window), metrics=watches)
+    return MonitorReport(run=record.run, window=seen, sampled=len(window), metrics=watches, records=read,
+                         skipped=skipped)
 
 
 __all__ = ["MetricWatch", "MonitorReport", "PRODUCTION_TAG", "monitor", "read_traffic", "sample_window", "watch_metric"]

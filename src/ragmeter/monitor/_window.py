@@ -1,41 +1,26 @@
 """A window of production traffic: the records of the last hours, sampled down to a size.
 
 Traffic is OTLP JSON traces (turned into records by ``ragmeter.ingest``) or the JSON Lines
-records ragmeter's callback handlers write; a record's time is ``metadata.started``.
+records ragmeter's callback handlers write; a record's time is ``metadata.started``. A
+malformed line, span or record is named and skipped (``ragmeter.ingest.read_traffic_file``),
+so one bad byte in a day of traffic costs its line, not the day's monitoring.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-
-def _is_otlp(path: Path) -> bool:
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                return '"resourceSpans"' in line or '"resource_spans"' in line
-    return False
+from ragmeter.ingest import ProblemHandler, read_traffic_file
 
 
-def read_traffic(paths: Iterable[str | Path]) -> Iterator[dict[str, Any]]:
-    """Every record in ``paths``: OTLP JSON trace files or JSON Lines of records."""
-    from ragmeter.ingest import ingest_otlp
-
-    for path in map(Path, paths):
-        if _is_otlp(path):
-            yield from ingest_otlp(path)
-            continue
-        with path.open(encoding="utf-8") as fh:
-            for number, line in enumerate(fh, start=1):
-                if line.strip():
-                    try:
-                        yield json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise ValueError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+def read_traffic(paths: Iterable[str | Path], on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:
+    """Every good record in ``paths``: OTLP JSON trace files or JSON Lines of records, each
+    checked as a sample; each bad part is reported to ``on_problem`` (default: a warning)."""
+    for path in paths:
+        yield from read_traffic_file(path, on_problem)
 
 
 def sample_window(records: Iterable[dict[str, Any]], *, hours: float | None, size: int | None, seed: int = 0,
