@@ -1,15 +1,21 @@
-"""``ragmeter runs``: the recorded runs, listed, shown, compared, exported and deleted."""
+"""``ragmeter runs``: the recorded runs, listed, shown, compared, exported and deleted.
+
+A run is named by its id or any unique prefix of it. Every error (no such run, a damaged
+store, a running run to delete) is one line and exit 2.
+"""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Optional
+from typing import Any, Iterator, Optional
 
 import typer
 from rich.table import Table
 
 from ragmeter.cli.console import app, err, out
+from ragmeter.cli.exits import fail, first_lines, plain_errors
 
 runs_app = typer.Typer(help="Runs recorded by `ragmeter evaluate` (see docs/runs.md).", no_args_is_help=True)
 app.add_typer(runs_app, name="runs")
@@ -27,34 +33,24 @@ def _num(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def open_store(store: Optional[str]):
+@contextmanager
+def open_store(store: Optional[str]) -> Iterator[Any]:
+    """``with open_store(spec) as the_store:``: the store, closed after; any error of the
+    store, on opening or later (no such run, a damaged file), one line and exit 2."""
+    from ragmeter.errors import RagmeterError
     from ragmeter.runs import RunStore
 
-    try:
-        return RunStore(store)
-    except Exception as exc:  # a bad URL, a missing driver, a database that is down
-        err.print(f"[red]error:[/red] cannot open the run store {store or ''}: {exc}")
-        raise typer.Exit(2)
-
-
-def _resolve(store, run: str) -> str:
-    from ragmeter.runs import RunNotFound
-
-    try:
-        return store.resolve(run)
-    except RunNotFound as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2)
-
-
-def _load(store, run: str):
-    from ragmeter.runs import RunNotFound
-
-    try:
-        return store.load(run)
-    except RunNotFound as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2)
+    with plain_errors():
+        try:
+            the_store = RunStore(store)
+        except RagmeterError:
+            raise
+        except Exception as exc:  # a bad URL, a missing driver
+            fail(f"cannot open the run store {store or 'at the default place'}: {first_lines(str(exc), 1)}")
+        try:
+            yield the_store
+        finally:
+            the_store.close()
 
 
 @runs_app.command("list")
@@ -89,7 +85,7 @@ def show(
 ) -> None:
     """One run: where it came from, each metric with its interval, usage and cost."""
     with open_store(store) as the_store:
-        r = the_store.get(_resolve(the_store, run))
+        r = the_store.get(run)
     lines = [
         ("run", f"{r.id} (identity {r.run_id}), {r.status}"),
         ("started", when(r.started) + (f", finished {when(r.finished)}" if r.finished else "")),
@@ -124,8 +120,8 @@ def compare(
     from ragmeter.runs import compare_runs
 
     with open_store(store) as the_store:
-        a_id, b_id = _resolve(the_store, baseline), _resolve(the_store, current)
-        comparison = compare_runs(_load(the_store, b_id), _load(the_store, a_id), current_id=b_id,
+        a_id, b_id = the_store.resolve(baseline), the_store.resolve(current)
+        comparison = compare_runs(the_store.load(b_id), the_store.load(a_id), current_id=b_id,
                                   baseline_id=a_id, k=moved, seed=seed)
     table = Table("metric", f"A {a_id}", f"B {b_id}", "delta B-A [95% CI]", "paired", "status")
     for c in comparison.metrics:
@@ -148,14 +144,8 @@ def export(
     store: Optional[str] = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
     """Write a recorded run back out as a result file (for `ragmeter report`, `gate`, the Hub)."""
-    from ragmeter.runs import RunNotFound
-
     with open_store(store) as the_store:
-        try:
-            path = the_store.export(_resolve(the_store, run), out_path)
-        except (RunNotFound, ValueError) as exc:
-            err.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2)
+        path = the_store.export(run, out_path)
     err.print(f"run written to {path}")
 
 
@@ -163,13 +153,19 @@ def export(
 def delete(
     runs: list[str] = typer.Argument(..., help="Run ids (or unique prefixes)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask."),
+    force: bool = typer.Option(False, "--force", help="Delete a run even while it is being recorded (status running): "
+                               "for one left running by a process that was killed."),
     store: Optional[str] = typer.Option(None, "--store", help=STORE_HELP),
 ) -> None:
-    """Delete runs and their samples from the store."""
+    """Delete runs and their samples from the store. A run still being recorded is refused
+    unless --force."""
     with open_store(store) as the_store:
-        ids = [_resolve(the_store, r) for r in runs]
+        ids = list(dict.fromkeys(the_store.resolve(r) for r in runs))
+        if not force:  # all checked before any is deleted (``delete`` checks again, in its transaction)
+            for run_id in ids:
+                the_store.check_deletable(run_id)
         if not yes and not typer.confirm(f"delete {len(ids)} run(s): {', '.join(ids)}?"):
             raise typer.Exit(1)
         for run_id in ids:
-            the_store.delete(run_id)
-            out.print(f"deleted {run_id}")
+            the_store.delete(run_id, force=force)
+            out.print(f"deleted {run_id}", markup=False, highlight=False)
