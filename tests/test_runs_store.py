@@ -273,7 +273,7 @@ def test_a_recorder_whose_run_is_deleted_says_so_once_and_records_no_more(store_
     info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, started=1.0)
     owner = Record(store=store_url)
     recorder = RunRecorder(RunStore(store_url), info, owner=owner)
-    assert owner.run == recorder.id
+    assert info.recorded_as == owner.run == recorder.id
     for i in range(deleted_after):
         recorder.add(_sample(i))
     store = RunStore(store_url)
@@ -289,7 +289,7 @@ def test_a_recorder_whose_run_is_deleted_says_so_once_and_records_no_more(store_
     assert [r.getMessage() for r in caplog.records] == [
         f"run {recorder.id} was deleted from the run store while it ran; no longer recorded"]
     assert "secret question" not in caplog.text
-    assert owner.run is None
+    assert info.recorded_as is None and owner.run is None
     assert store.list() == []
     with store.engine.connect() as conn:
         assert conn.execute(sa.text("select count(*) from samples")).scalar() == 0

@@ -78,6 +78,19 @@ def test_api_lists_runs_trends_and_compares(recorded):
     assert "&lt;img src=x onerror=alert(1)&gt;" in report.text or "\\u003cimg" in report.text
 
 
+def test_the_compare_page_and_its_report_name_each_run_by_its_store_id(recorded):
+    url, a, b = recorded
+    client = TestClient(create_app(url))
+    store = RunStore(url)
+    identities = [store.load(r).info.run_id for r in (a, b)]
+    page = client.get("/compare", params={"a": a[:5], "b": b[:5]}).text
+    assert f"{b} against {a}" in page and f'data-a="{a}"' in page and f'data-b="{b}"' in page
+    report = client.get("/report", params={"run": b, "baseline": a}).text  # the page's frame
+    assert f"run <code>{b}</code>" in report and f"baseline run <code>{a}</code>" in report
+    assert not any(f"<code>{identity}</code>" in report for identity in identities)
+    assert all(identity not in json.dumps(client.get("/api/runs").json()) for identity in identities)
+
+
 def test_pages_load_only_local_assets(recorded):
     url, a, b = recorded
     client = TestClient(create_app(url))

@@ -87,7 +87,7 @@ def show(
     with open_store(store) as the_store:
         r = the_store.get(run)
     lines = [
-        ("run", f"{r.id} (identity {r.run_id}), {r.status}"),
+        ("run", f"{r.id}, {r.status}"),
         ("started", when(r.started) + (f", finished {when(r.finished)}" if r.finished else "")),
         ("dataset", f"{r.source or ''} (fingerprint {r.dataset or '—'}), {r.samples} samples"),
         ("git", f"{r.git_branch or '—'} {r.git_commit or ''}"),

@@ -57,7 +57,11 @@ def _fingerprint_part(sample: Any) -> int:
 
 
 class RunRecorder:
-    """Records one run into a ``RunStore``; ``add`` per finished sample, then ``finish`` or ``abort``."""
+    """Records one run into a ``RunStore``; ``add`` per finished sample, then ``finish`` or ``abort``.
+
+    The store's id is the run's one id for its user: it is set on ``info.recorded_as``, so
+    the summary, the result file, the report and the gate name the run as ``ragmeter runs``
+    does (``info.run_id``, the identity of the run's inputs, stays the journal's key)."""
 
     def __init__(self, store: RunStore, info: Any, *, tags: Sequence[str] = (), prompts: str | None = None,
                  owner: Record | None = None) -> None:
@@ -82,6 +86,7 @@ class RunRecorder:
             ))
             if self.tags:
                 conn.execute(schema.run_tags.insert(), [{"run": self.id, "tag": t} for t in self.tags])
+        info.recorded_as = self.id
         if owner is not None:
             owner.run = self.id
 
@@ -127,9 +132,13 @@ class RunRecorder:
 
     def finish(self, info: Any, usage: dict[str, Any], input_errors: Iterable[Any]) -> str | None:
         """Write the last batch and the run's summary; returns the run's id in the store, or
-        None when the run was deleted from the store meanwhile."""
+        None when the run was deleted from the store meanwhile (``info.recorded_as`` is then
+        cleared: the result file must not name a run the store no longer has)."""
         try:
             return self._finish(info, usage, input_errors)
+        except BaseException:
+            info.recorded_as = None
+            raise
         finally:
             self.store.close()
 
@@ -138,6 +147,7 @@ class RunRecorder:
 
         self._flush()
         if self.lost:
+            info.recorded_as = None
             return None
         summary = {}
         for name, totals in self._totals.summary().items():
@@ -156,6 +166,7 @@ class RunRecorder:
             )).rowcount
         if not updated:  # deleted after the last batch: nothing failed, the run is simply gone
             self._lose()
+            info.recorded_as = None
             return None
         log.info("run recorded as %s in %s", self.id, self.store.display_url)
         return self.id

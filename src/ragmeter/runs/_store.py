@@ -39,6 +39,12 @@ class RunNotFound(RagmeterError, LookupError):
     """No run (or more than one) matches the id or prefix given."""
 
 
+def _with_id(info: dict[str, Any], run_id: str) -> dict[str, Any]:
+    """A stored run's info naming the run by its store id: runs recorded before the info
+    carried ``recorded_as`` get it here, so their report and gate name them as the store does."""
+    return info if info.get("recorded_as") else {**info, "recorded_as": run_id}
+
+
 def recording_off_by_env() -> bool:
     return os.environ.get(ENV_STORE, "").strip().lower() in OFF_VALUES and bool(os.environ.get(ENV_STORE))
 
@@ -208,8 +214,8 @@ class RunStore:
         run_id = self.resolve(run)
         head = self._head(run_id)
         result = EvaluationResult.model_validate(
-            {"info": head["info"], "usage": head["usage"] or {}, "input_errors": head["input_errors"] or [],
-             "samples": []}
+            {"info": _with_id(head["info"], run_id), "usage": head["usage"] or {},
+             "input_errors": head["input_errors"] or [], "samples": []}
         )
         result.samples = sorted(self.iter_samples(run_id), key=lambda s: s.row)
         return result
@@ -225,7 +231,7 @@ class RunStore:
         result_format(path)
         run_id = self.resolve(run)
         head = self._head(run_id)
-        info = RunInfo.model_validate(head["info"])
+        info = RunInfo.model_validate(_with_id(head["info"], run_id))
         with open_writer(path, list(info.metrics)) as writer:
             for sample in self.iter_samples(run_id):
                 writer.add(sample)
