@@ -72,12 +72,15 @@ def test_the_summary_file_report_gate_and_runs_name_a_run_by_one_id(tmp_path):
 
     compared = runner.invoke(app, ["runs", "compare", base_id[:4], new_id[:4], "--store", store])
     assert compared.exit_code == 0, compared.output
+    assert f"A {base_id}\tB {new_id}" in compared.stdout
     exported = runner.invoke(app, ["runs", "export", new_id[:4], "-o", str(tmp_path / "e.json"), "--store", store])
     assert exported.exit_code == 0, exported.output
     assert (tmp_path / "e.json").read_bytes() == (tmp_path / "new.json").read_bytes()
     deleted = runner.invoke(app, ["runs", "delete", base_id[:4], "--yes", "--store", store])
     assert deleted.exit_code == 0 and deleted.stdout == f"deleted {base_id}\n"
 
+    as_json = json.loads(runner.invoke(app, ["runs", "show", new_id, "--json", "--store", store]).stdout)
+    assert as_json["id"] == new_id and identity not in json.dumps(as_json)
 
 
 def test_a_run_stored_before_the_result_named_its_store_id_reads_back_under_it(tmp_path):

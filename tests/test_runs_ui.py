@@ -91,6 +91,22 @@ def test_the_compare_page_and_its_report_name_each_run_by_its_store_id(recorded)
     assert all(identity not in json.dumps(client.get("/api/runs").json()) for identity in identities)
 
 
+def test_api_compare_names_what_differs_between_the_runs(recorded, tmp_path):
+    url, a, b = recorded
+    client = TestClient(create_app(url))
+    assert client.get("/api/compare", params={"a": a, "b": b}).json()["differences"] == []
+    other = Record(store=url)
+    evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
+             journal=False)
+    try:
+        differences = client.get("/api/compare", params={"a": a, "b": other.run}).json()["differences"]
+        assert [d["what"] for d in differences] == ["test set"]
+        assert differences[0]["baseline"].startswith("testset.jsonl ")
+        assert differences[0]["current"].startswith("other.jsonl ")
+    finally:
+        RunStore(url).delete(other.run)  # the module's store keeps its two runs
+
+
 def test_pages_load_only_local_assets(recorded):
     url, a, b = recorded
     client = TestClient(create_app(url))
@@ -256,6 +272,8 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     assert any(t.startswith("token_f1 s0") and "1.000 0.000 -1.000" in t for t in texts), texts
     status = driver.find_element(By.CSS_SELECTOR, "#compare-table tbody tr").text
     assert "token_f1" in status and "regressed" in status
+    assert not driver.find_element(By.ID, "compare-warning").is_displayed()  # one test set, one judge
+    assert driver.find_element(By.ID, "compare-head").text == f"A (baseline) {a} · B {b}"
     # the per-sample detail: the report of B against A in the frame, a row opens its detail
     driver.switch_to.frame(driver.find_element(By.ID, "report-frame"))
     first = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#samples-table tbody tr") or False)[0]
@@ -266,6 +284,23 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     assert requested_hosts(driver) <= {server.split("/")[2]}  # nothing but this server
+
+
+def test_browser_compare_view_warns_when_the_test_sets_differ(server, recorded, driver, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    url, a, _ = recorded
+    other = Record(store=url)
+    evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
+             journal=False)
+    try:
+        driver.get(f"{server}/compare?a={a}&b={other.run}&token=tok-123")
+        warning = wait_for(driver, lambda d: d.find_element(By.ID, "compare-warning")
+                           if d.find_element(By.ID, "compare-warning").is_displayed() else False)
+        assert warning.text.startswith("warning: A and B differ in test set (A testset.jsonl ")
+        assert ", B other.jsonl " in warning.text
+    finally:
+        RunStore(url).delete(other.run)
 
 
 def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):

@@ -137,6 +137,14 @@ class MetricFailed(RagmeterError):
     transient = True
 
 
+# --- choosing ----------------------------------------------------------------------------
+
+
+class UnknownMetric(RagmeterError, ValueError):
+    """A metric name asked for is not among those available; the message names the closest
+    one ("did you mean") and the others, since the usual cause is a typo."""
+
+
 # --- the run store -----------------------------------------------------------------------
 
 
