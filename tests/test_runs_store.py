@@ -259,3 +259,38 @@ def test_a_dry_run_records_nothing(tmp_path, store_url, monkeypatch):
                      show_progress=False, cache=False)
     assert guess.calls > 0  # it went through the engine, counting the calls a real run would make
     assert RunStore(store_url).list() == []
+
+
+def _sample(i: int) -> SampleResult:
+    return SampleResult(row=i, sample={"question": f"secret question {i}", "answer": "a"},
+                        scores={"token_f1": MetricScore(value=0.5, reason="r")})
+
+
+# deleted between two batches (the next one finds it gone); after the last one (finish does)
+@pytest.mark.parametrize("deleted_after, total", [(600, 1200), (1000, 1000)])
+def test_a_recorder_whose_run_is_deleted_says_so_once_and_records_no_more(store_url, caplog, deleted_after, total):
+    from ragmeter.errors import RunStillRecording
+
+    info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, started=1.0)
+    owner = Record(store=store_url)
+    recorder = RunRecorder(RunStore(store_url), info, owner=owner)
+    assert info.recorded_as == owner.run == recorder.id
+    for i in range(deleted_after):
+        recorder.add(_sample(i))
+    store = RunStore(store_url)
+    with pytest.raises(RunStillRecording, match=f"run {recorder.id} is still being recorded"):
+        store.delete(recorder.id)
+    assert store.get(recorder.id).status == "running"
+    store.delete(recorder.id, force=True)
+    caplog.set_level("WARNING", logger="ragmeter")
+    for i in range(deleted_after, total):
+        recorder.add(_sample(i))
+    info.finished = 2.0
+    assert recorder.finish(info, {}, []) is None
+    assert [r.getMessage() for r in caplog.records] == [
+        f"run {recorder.id} was deleted from the run store while it ran; no longer recorded"]
+    assert "secret question" not in caplog.text
+    assert info.recorded_as is None and owner.run is None
+    assert store.list() == []
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("select count(*) from samples")).scalar() == 0

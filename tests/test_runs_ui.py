@@ -78,6 +78,35 @@ def test_api_lists_runs_trends_and_compares(recorded):
     assert "&lt;img src=x onerror=alert(1)&gt;" in report.text or "\\u003cimg" in report.text
 
 
+def test_the_compare_page_and_its_report_name_each_run_by_its_store_id(recorded):
+    url, a, b = recorded
+    client = TestClient(create_app(url))
+    store = RunStore(url)
+    identities = [store.load(r).info.run_id for r in (a, b)]
+    page = client.get("/compare", params={"a": a[:5], "b": b[:5]}).text
+    assert f"{b} against {a}" in page and f'data-a="{a}"' in page and f'data-b="{b}"' in page
+    report = client.get("/report", params={"run": b, "baseline": a}).text  # the page's frame
+    assert f"run <code>{b}</code>" in report and f"baseline run <code>{a}</code>" in report
+    assert not any(f"<code>{identity}</code>" in report for identity in identities)
+    assert all(identity not in json.dumps(client.get("/api/runs").json()) for identity in identities)
+
+
+def test_api_compare_names_what_differs_between_the_runs(recorded, tmp_path):
+    url, a, b = recorded
+    client = TestClient(create_app(url))
+    assert client.get("/api/compare", params={"a": a, "b": b}).json()["differences"] == []
+    other = Record(store=url)
+    evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
+             journal=False)
+    try:
+        differences = client.get("/api/compare", params={"a": a, "b": other.run}).json()["differences"]
+        assert [d["what"] for d in differences] == ["test set"]
+        assert differences[0]["baseline"].startswith("testset.jsonl ")
+        assert differences[0]["current"].startswith("other.jsonl ")
+    finally:
+        RunStore(url).delete(other.run)  # the module's store keeps its two runs
+
+
 def test_pages_load_only_local_assets(recorded):
     url, a, b = recorded
     client = TestClient(create_app(url))
@@ -243,6 +272,8 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     assert any(t.startswith("token_f1 s0") and "1.000 0.000 -1.000" in t for t in texts), texts
     status = driver.find_element(By.CSS_SELECTOR, "#compare-table tbody tr").text
     assert "token_f1" in status and "regressed" in status
+    assert not driver.find_element(By.ID, "compare-warning").is_displayed()  # one test set, one judge
+    assert driver.find_element(By.ID, "compare-head").text == f"A (baseline) {a} · B {b}"
     # the per-sample detail: the report of B against A in the frame, a row opens its detail
     driver.switch_to.frame(driver.find_element(By.ID, "report-frame"))
     first = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#samples-table tbody tr") or False)[0]
@@ -253,6 +284,23 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     assert requested_hosts(driver) <= {server.split("/")[2]}  # nothing but this server
+
+
+def test_browser_compare_view_warns_when_the_test_sets_differ(server, recorded, driver, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    url, a, _ = recorded
+    other = Record(store=url)
+    evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
+             journal=False)
+    try:
+        driver.get(f"{server}/compare?a={a}&b={other.run}&token=tok-123")
+        warning = wait_for(driver, lambda d: d.find_element(By.ID, "compare-warning")
+                           if d.find_element(By.ID, "compare-warning").is_displayed() else False)
+        assert warning.text.startswith("warning: A and B differ in test set (A testset.jsonl ")
+        assert ", B other.jsonl " in warning.text
+    finally:
+        RunStore(url).delete(other.run)
 
 
 def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):

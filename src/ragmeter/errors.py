@@ -137,6 +137,36 @@ class MetricFailed(RagmeterError):
     transient = True
 
 
+# --- choosing ----------------------------------------------------------------------------
+
+
+class UnknownMetric(RagmeterError, ValueError):
+    """A metric name asked for is not among those available; the message names the closest
+    one ("did you mean") and the others, since the usual cause is a typo."""
+
+
+# --- the run store -----------------------------------------------------------------------
+
+
+class RunStoreError(RagmeterError):
+    """The run store cannot do what was asked. Raised before a run starts (or by a ``runs``
+    command), so the CLI shows it as one line and exits 2, never as a traceback."""
+
+
+class RunStoreDamaged(RunStoreError):
+    """The store's database cannot be read: not an SQLite file, cut short, or a WAL beside it
+    that holds damaged pages. Nothing is written into it (recording into a broken file loses
+    the run anyway); the message names the file, so it can be moved aside, and says that
+    ``--no-record`` runs the evaluation without the store."""
+
+
+class RunStillRecording(RunStoreError):
+    """A run asked to be deleted is still being recorded by an evaluation (status
+    ``running``). Deleting it under that evaluation loses the run either way; refusing
+    protects the common case, and ``--force`` serves the other (a run left ``running`` by a
+    process that was killed)."""
+
+
 class ErrorInfo(BaseModel):
     """The JSON form of an error, as stored in journals and result files."""
 

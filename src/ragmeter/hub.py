@@ -765,7 +765,7 @@ def _result_section(result: EvaluationResult) -> str:
         lines.append("**Summary score**: none (no non-binary, higher-is-better metric in this run).")
     duration = info.finished - info.started if info.finished is not None else None
     lines += ["", _table_md(["run", "value"], [
-        ("run id", info.run_id),
+        ("run id", info.display_id),
         ("judge", info.judge),
         ("embedder", info.embedder),
         ("source", info.source),

@@ -37,7 +37,7 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
             table.add_row(*cells)
         console.print(table)
 
-    summary = Table(title=f"ragmeter: {result.sample_count} samples, run {result.info.run_id}")
+    summary = Table(title=f"ragmeter: {result.sample_count} samples, run {result.info.display_id}")
     for column in ("metric", "mean", "scored", "errors"):
         summary.add_column(column, justify="left" if column == "metric" else "right")
     for name, s in result.summary().items():

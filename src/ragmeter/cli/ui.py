@@ -27,7 +27,7 @@ def ui(
     except ValueError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2)
-    the_store = open_store(store)
-    url = f"http://{host}:{port}/" + ("?token=…" if token else "")
-    err.print(f"ragmeter ui on {url} (store {the_store.display_url}); Ctrl+C stops it")
-    serve(host, port, store=the_store, token=token)
+    with open_store(store) as the_store:  # a damaged store: one line, exit 2, before serving
+        url = f"http://{host}:{port}/" + ("?token=…" if token else "")
+        err.print(f"ragmeter ui on {url} (store {the_store.display_url}); Ctrl+C stops it")
+        serve(host, port, store=the_store, token=token)

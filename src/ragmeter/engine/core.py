@@ -88,11 +88,15 @@ class ResultSink:
         self.samples.sort(key=lambda s: s.row)  # finished in completion order; shown in row order
         self.input_errors.sort(key=lambda e: e.row)
         streamed = None
-        if self.writer is not None:
-            path = self.writer.finish(info, usage, self.input_errors)
-            streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
-        if self.recorder is not None:
-            self.recorder.finish(info, usage, self.input_errors)
+        try:
+            # the store first: a run deleted from it meanwhile loses ``info.recorded_as``, and
+            # the result file, written next, must not name a run the store no longer has
+            if self.recorder is not None:
+                self.recorder.finish(info, usage, self.input_errors)
+        finally:  # whatever became of the record, the scores reach the file
+            if self.writer is not None:
+                path = self.writer.finish(info, usage, self.input_errors)
+                streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
         return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
                                 streamed=streamed)
 

@@ -169,8 +169,15 @@ async def aevaluate(
     done: dict[ScoreKey, MetricScore] = {}
     if the_journal is not None and resume:
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
-    writer = open_writer(out, names) if out is not None else None
+    # the store before the result file: a store that cannot be opened (damaged, unreachable)
+    # stops the run here, with nothing scored and no temporary result file left behind
     recorder = open_recorder(record, info, prompts=prompt_set.fingerprint() if the_judge is not None else None)
+    try:
+        writer = open_writer(out, names) if out is not None else None
+    except BaseException:
+        if recorder is not None:
+            recorder.abort()
+        raise
 
     if engine == "ray":  # the same identity, journal and sink; only the scoring moves to Ray workers
         from ragmeter.engine.ray_engine import run_on_ray

@@ -143,8 +143,8 @@ def check(
         passed=all(c.passed for c in checks),
         checks=checks,
         samples=len(result.samples),
-        run_id=result.info.run_id,
+        run_id=result.info.display_id,
         judge=result.info.judge,
-        baseline_run_id=baseline.info.run_id if baseline is not None else None,
+        baseline_run_id=baseline.info.display_id if baseline is not None else None,
         confidence=confidence,
     )

@@ -91,7 +91,7 @@ def _bar(value: float | None, higher_is_better: bool) -> str:
 
 def _header(result: EvaluationResult, baseline: EvaluationResult | None, title: str) -> str:
     info = result.info
-    parts = [f"run <code>{esc(info.run_id)}</code>"]
+    parts = [f"run <code>{esc(info.display_id)}</code>"]
     if info.judge:
         parts.append(f"judge <b>{esc(info.judge)}</b>")
     if info.embedder:
@@ -106,7 +106,7 @@ def _header(result: EvaluationResult, baseline: EvaluationResult | None, title: 
     if info.source:
         lines.append(f"data <code>{esc(info.source)}</code>")
     if baseline is not None:
-        lines.append(f"baseline run <code>{esc(baseline.info.run_id)}</code> of {esc(_when(baseline.info.started))}, "
+        lines.append(f"baseline run <code>{esc(baseline.info.display_id)}</code> of {esc(_when(baseline.info.started))}, "
                      f"{len(baseline.samples)} samples")
     score = result.summary_score()
     sub = ""
@@ -306,7 +306,9 @@ def _samples(n: int) -> str:
 
 def _annotate(result: EvaluationResult) -> str:
     """Annotate mode (drawn by annotate.js): agree / disagree / corrected score and a note per
-    sample and metric in an opened sample, kept in this browser, exported as a labels file."""
+    sample and metric in an opened sample, kept in this browser, exported as a labels file.
+    Labels are kept under the run's identity (``run_id``, not the id shown): a rerun of the
+    same inputs finds the labels given to the first."""
     return (
         f'<section id="annotate" data-run="{esc(result.info.run_id)}"><h2>Annotate</h2>'
         '<p><label><input type="checkbox" id="annotate-on"> annotate mode</label>: open a sample and mark each '

@@ -27,7 +27,7 @@ class SampleResult(BaseModel):
 
 
 class RunInfo(BaseModel):
-    run_id: str
+    run_id: str  # the identity of the run's inputs (data, metrics, judge, prompts): the journal's key
     ragmeter_version: str
     metrics: dict[str, dict[str, Any]]
     judge: str | None = None
@@ -40,6 +40,14 @@ class RunInfo(BaseModel):
     summary_metrics: list[str] = Field(default_factory=list)  # non-binary, higher is better
     lower_is_better: list[str] = Field(default_factory=list)  # metrics where a rise is worse (noise sensitivity)
     language: str | None = None
+    recorded_as: str | None = None  # the run's id in the run store, when it was recorded
+
+    @property
+    def display_id(self) -> str:
+        """The one id to show a user for this run: the run store's when it was recorded (the
+        id ``ragmeter runs show/compare/export`` take), else the identity ``run_id``. Showing
+        both made one run look like two, and the one printed first was not the one to type."""
+        return self.recorded_as or self.run_id
 
 
 class ErrorRow(BaseModel):

@@ -10,7 +10,8 @@ or URL`` into another, ``record=Record(tags=["nightly"])`` with tags, ``record=F
 all. Credentials in judge URLs are masked before anything is stored.
 """
 
-from ragmeter.runs._compare import MovedSample, RunComparison, compare_runs, moved_samples
+from ragmeter.runs._compare import MovedSample, RunComparison, chosen_metrics, compare_runs, moved_samples
+from ragmeter.runs._differences import RunDifference, describe_differences, run_differences
 from ragmeter.runs._mask import mask_secrets, mask_text
 from ragmeter.runs._models import MetricStats, RunSummary
 from ragmeter.runs._recorder import Record, RunRecorder, open_recorder
@@ -23,15 +24,19 @@ __all__ = [
     "MovedSample",
     "Record",
     "RunComparison",
+    "RunDifference",
     "RunNotFound",
     "RunRecorder",
     "RunningStats",
     "RunStore",
     "RunSummary",
+    "chosen_metrics",
     "compare_runs",
+    "describe_differences",
     "mask_secrets",
     "mask_text",
     "moved_samples",
     "open_recorder",
+    "run_differences",
     "store_url",
 ]

@@ -3,11 +3,16 @@ whose scores moved most, with the judge's reasons before and after."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+import difflib
+from typing import Sequence
 
+from pydantic import BaseModel, Field
+
+from ragmeter.errors import UnknownMetric
 from ragmeter.gate import MetricComparison, compare
 from ragmeter.gate.compare import lower_is_better, paired_scores
 from ragmeter.result import EvaluationResult
+from ragmeter.runs._differences import RunDifference
 
 
 class MovedSample(BaseModel):
@@ -26,12 +31,29 @@ class MovedSample(BaseModel):
 
 
 class RunComparison(BaseModel):
-    """``baseline`` (A) against ``current`` (B)."""
+    """``baseline`` (A) against ``current`` (B); ``differences``: the settings in which the two
+    runs differ (test set, judge...), empty when their scores compare like for like."""
 
     baseline: str
     current: str
     metrics: list[MetricComparison]
     moved: list[MovedSample]
+    differences: list[RunDifference] = Field(default_factory=list)
+
+
+def chosen_metrics(wanted: Sequence[str], available: Sequence[str]) -> list[str]:
+    """``wanted`` as the runs spell them (``Token-F1`` finds ``token_f1``); ``UnknownMetric``
+    with the closest name for one that neither run has."""
+    by_key = {name.strip().lower().replace("-", "_"): name for name in available}
+    chosen = []
+    for name in wanted:
+        key = name.strip().lower().replace("-", "_")
+        if key not in by_key:
+            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
+            hint = f"did you mean {by_key[close[0]]!r}? " if close else ""
+            raise UnknownMetric(f"no metric {name!r} in these runs; {hint}they have {', '.join(available)}")
+        chosen.append(by_key[key])
+    return list(dict.fromkeys(chosen))
 
 
 def moved_samples(current: EvaluationResult, baseline: EvaluationResult, metric: str, k: int = 5) -> list[MovedSample]:
@@ -53,8 +75,14 @@ def moved_samples(current: EvaluationResult, baseline: EvaluationResult, metric:
 
 
 def compare_runs(current: EvaluationResult, baseline: EvaluationResult, *, current_id: str, baseline_id: str,
-                 k: int = 5, seed: int = 0) -> RunComparison:
-    """Per-metric deltas with paired-bootstrap intervals, and per metric the ``k`` samples that moved most."""
-    metrics = compare(current, baseline, seed=seed)
-    moved = [m for c in metrics if c.paired for m in moved_samples(current, baseline, c.metric, k)]
-    return RunComparison(baseline=baseline_id, current=current_id, metrics=metrics, moved=moved)
+                 k: int = 5, seed: int = 0, metrics: Sequence[str] | None = None,
+                 differences: Sequence[RunDifference] = ()) -> RunComparison:
+    """Per-metric deltas with paired-bootstrap intervals, and per metric the ``k`` samples that
+    moved most; ``metrics`` (checked by ``chosen_metrics``) limits both to those metrics."""
+    names = None
+    if metrics:
+        names = chosen_metrics(metrics, list(dict.fromkeys([*baseline.metric_names, *current.metric_names])))
+    compared = compare(current, baseline, metrics=names, seed=seed)
+    moved = [m for c in compared if c.paired for m in moved_samples(current, baseline, c.metric, k)]
+    return RunComparison(baseline=baseline_id, current=current_id, metrics=compared, moved=moved,
+                         differences=list(differences))

@@ -25,8 +25,8 @@ class MetricStats(BaseModel):
 class RunSummary(BaseModel):
     """A recorded run as the list, the trend and the UI show it (samples not included)."""
 
-    id: str
-    run_id: str
+    id: str  # the run's id: the one every command and page shows and takes (or a unique prefix of it)
+    run_id: str = Field(exclude=True)  # the identity of its inputs, the journal's key: never shown
     status: str
     started: float
     finished: float | None = None

@@ -3,6 +3,10 @@
 ``evaluate`` hands each finished sample to ``add`` (the same moment the result file gets it)
 and the run's info, usage and input errors to ``finish``. Nothing but the current batch is
 held, so recording a 100,000-sample run adds no memory that grows with the run.
+
+The run can be deleted from the store while it is recorded (``ragmeter runs delete --force``
+from another shell). The recorder then stops recording and says so once; the evaluation goes
+on and writes its result file, since losing the record is no reason to lose the scores.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any, Iterable, Sequence
 
 import sqlalchemy as sa
 
+from ragmeter.errors import RunStoreError
 from ragmeter.result.totals import Totals
 from ragmeter.runs import _schema as schema
 from ragmeter.runs._git import git_state
@@ -52,12 +57,18 @@ def _fingerprint_part(sample: Any) -> int:
 
 
 class RunRecorder:
-    """Records one run into a ``RunStore``; ``add`` per finished sample, then ``finish`` or ``abort``."""
+    """Records one run into a ``RunStore``; ``add`` per finished sample, then ``finish`` or ``abort``.
+
+    The store's id is the run's one id for its user: it is set on ``info.recorded_as``, so
+    the summary, the result file, the report and the gate name the run as ``ragmeter runs``
+    does (``info.run_id``, the identity of the run's inputs, stays the journal's key)."""
 
     def __init__(self, store: RunStore, info: Any, *, tags: Sequence[str] = (), prompts: str | None = None,
                  owner: Record | None = None) -> None:
         self.store = store
         self.id = uuid.uuid4().hex[:12]
+        self.owner = owner
+        self.lost = False  # the run was deleted from the store while recording: nothing more is written
         self.metrics = list(info.metrics)
         self.tags = list(dict.fromkeys(tags))
         self._buffer: list[dict[str, Any]] = []
@@ -75,11 +86,14 @@ class RunRecorder:
             ))
             if self.tags:
                 conn.execute(schema.run_tags.insert(), [{"run": self.id, "tag": t} for t in self.tags])
+        info.recorded_as = self.id
         if owner is not None:
             owner.run = self.id
 
     def add(self, sample: Any) -> None:
         """One finished ``SampleResult``."""
+        if self.lost:
+            return
         self._buffer.append({"run": self.id, "seq": self._seq, "row": sample.row, "data": sample.model_dump_json()})
         self._seq += 1
         self._fingerprint = (self._fingerprint + _fingerprint_part(sample)) % (1 << 256)
@@ -91,16 +105,50 @@ class RunRecorder:
             self._flush()
 
     def _flush(self) -> None:
-        if self._buffer:
+        if not self._buffer or self.lost:
+            return
+        try:
             with self.store.engine.begin() as conn:
                 conn.execute(schema.samples.insert(), self._buffer)
-            self._buffer = []
+        except sa.exc.IntegrityError:
+            # the samples' foreign key: the run row is gone. Anything else is re-raised. The
+            # error itself is not shown: its message carries the batch, ten samples' texts.
+            if self._run_exists():
+                raise
+            self._lose()
+        self._buffer = []
 
-    def finish(self, info: Any, usage: dict[str, Any], input_errors: Iterable[Any]) -> str:
-        """Write the last batch and the run's summary; returns the run's id in the store."""
+    def _run_exists(self) -> bool:
+        with self.store.engine.connect() as conn:
+            return conn.execute(sa.select(schema.runs.c.id).where(schema.runs.c.id == self.id)).first() is not None
+
+    def _lose(self) -> None:
+        """The run was deleted from the store under us: say so once, record no more."""
+        self.lost = True
+        self._buffer = []
+        if self.owner is not None:
+            self.owner.run = None
+        log.warning("run %s was deleted from the run store while it ran; no longer recorded", self.id)
+
+    def finish(self, info: Any, usage: dict[str, Any], input_errors: Iterable[Any]) -> str | None:
+        """Write the last batch and the run's summary; returns the run's id in the store, or
+        None when the run was deleted from the store meanwhile (``info.recorded_as`` is then
+        cleared: the result file must not name a run the store no longer has)."""
+        try:
+            return self._finish(info, usage, input_errors)
+        except BaseException:
+            info.recorded_as = None
+            raise
+        finally:
+            self.store.close()
+
+    def _finish(self, info: Any, usage: dict[str, Any], input_errors: Iterable[Any]) -> str | None:
         from ragmeter.metrics.summary import summary_score
 
         self._flush()
+        if self.lost:
+            info.recorded_as = None
+            return None
         summary = {}
         for name, totals in self._totals.summary().items():
             low, high = self._stats[name].interval()
@@ -108,16 +156,19 @@ class RunRecorder:
         costs = [u.cost for u in usage.values() if u.cost is not None]
         means = {n: summary[n]["mean"] for n in info.summary_metrics if n in summary}
         with self.store.engine.begin() as conn:
-            conn.execute(sa.update(schema.runs).where(schema.runs.c.id == self.id).values(
+            updated = conn.execute(sa.update(schema.runs).where(schema.runs.c.id == self.id).values(
                 status="finished", finished=info.finished or time.time(), samples=self._seq,
                 dataset=f"{self._fingerprint:064x}"[:16], summary=summary, summary_score=summary_score(means),
                 cost=sum(costs) if costs else None,
                 usage={k: u.model_dump(mode="json") for k, u in usage.items()},
                 info=mask_secrets(info.model_dump(mode="json")),
                 input_errors=[e.model_dump(mode="json") for e in input_errors],
-            ))
+            )).rowcount
+        if not updated:  # deleted after the last batch: nothing failed, the run is simply gone
+            self._lose()
+            info.recorded_as = None
+            return None
         log.info("run recorded as %s in %s", self.id, self.store.display_url)
-        self.store.close()
         return self.id
 
     def abort(self) -> None:
@@ -129,8 +180,9 @@ class RunRecorder:
                 conn.execute(sa.delete(schema.samples).where(schema.samples.c.run == self.id))
                 conn.execute(sa.update(schema.runs).where(schema.runs.c.id == self.id)
                              .values(status="failed", finished=time.time()))
-        except sa.exc.SQLAlchemyError as exc:  # the run's own error is the one to raise
-            log.warning("could not mark run %s as failed in %s: %s", self.id, self.store.display_url, exc)
+        except (sa.exc.SQLAlchemyError, RunStoreError) as exc:  # the run's own error is the one to raise
+            log.warning("could not mark run %s as failed in %s: %s", self.id, self.store.display_url,
+                        str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         finally:
             self.store.close()
 

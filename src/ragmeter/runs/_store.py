@@ -16,8 +16,9 @@ from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
-from ragmeter.errors import RagmeterError
+from ragmeter.errors import RagmeterError, RunStillRecording, RunStoreError
 from ragmeter.runs import _schema as schema
+from ragmeter.runs._damage import note_if_empty, probe, raise_on_damage
 from ragmeter.runs._mask import mask_text
 from ragmeter.runs._models import RunSummary
 
@@ -36,6 +37,12 @@ Runs = list[RunSummary]
 
 class RunNotFound(RagmeterError, LookupError):
     """No run (or more than one) matches the id or prefix given."""
+
+
+def _with_id(info: dict[str, Any], run_id: str) -> dict[str, Any]:
+    """A stored run's info naming the run by its store id: runs recorded before the info
+    carried ``recorded_as`` get it here, so their report and gate name them as the store does."""
+    return info if info.get("recorded_as") else {**info, "recorded_as": run_id}
 
 
 def recording_off_by_env() -> bool:
@@ -68,8 +75,11 @@ def _create_engine(url: str) -> sa.Engine:
         return sa.create_engine(url, pool_pre_ping=True)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        note_if_empty(Path(parsed.database))
+        probe(Path(parsed.database))
     engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
     sa.event.listen(engine, "connect", _on_sqlite_connect)
+    raise_on_damage(engine, parsed.database or url)
     return engine
 
 
@@ -83,16 +93,25 @@ class RunStore:
     """
 
     def __init__(self, url: str | Path | None = None) -> None:
+        """Open (and on first use create) the store. A damaged SQLite file raises
+        ``RunStoreDamaged``, a store that cannot be opened at all (a folder that cannot be
+        written, a server that is down) ``RunStoreError``: one line each, before any run starts."""
         self.url = store_url(url)
         self.engine = _create_engine(self.url)
         for attempt in range(3):  # two processes creating the tables at once: one loses the race
             try:
                 schema.metadata.create_all(self.engine)
                 break
-            except sa.exc.OperationalError:
+            except sa.exc.OperationalError as exc:
                 if attempt == 2:
-                    raise
+                    self.engine.dispose()
+                    why = str(exc.orig).strip() or type(exc.orig).__name__
+                    raise RunStoreError(f"cannot open the run store {self.display_url} ({why}); "
+                                        "check it, or run evaluate with --no-record") from exc
                 time.sleep(0.2 * (attempt + 1))
+            except BaseException:
+                self.engine.dispose()
+                raise
 
     @property
     def display_url(self) -> str:
@@ -195,8 +214,8 @@ class RunStore:
         run_id = self.resolve(run)
         head = self._head(run_id)
         result = EvaluationResult.model_validate(
-            {"info": head["info"], "usage": head["usage"] or {}, "input_errors": head["input_errors"] or [],
-             "samples": []}
+            {"info": _with_id(head["info"], run_id), "usage": head["usage"] or {},
+             "input_errors": head["input_errors"] or [], "samples": []}
         )
         result.samples = sorted(self.iter_samples(run_id), key=lambda s: s.row)
         return result
@@ -212,7 +231,7 @@ class RunStore:
         result_format(path)
         run_id = self.resolve(run)
         head = self._head(run_id)
-        info = RunInfo.model_validate(head["info"])
+        info = RunInfo.model_validate(_with_id(head["info"], run_id))
         with open_writer(path, list(info.metrics)) as writer:
             for sample in self.iter_samples(run_id):
                 writer.add(sample)
@@ -230,14 +249,35 @@ class RunStore:
 
     # --- writing -------------------------------------------------------------------------
 
-    def delete(self, run: str) -> str:
-        """Delete the run and its samples; returns its full id."""
+    def delete(self, run: str, *, force: bool = False) -> str:
+        """Delete the run and its samples; returns its full id.
+
+        A run still being recorded (``running``) raises ``RunStillRecording`` unless
+        ``force``: its evaluation would lose the run at its next batch. Forced, that
+        evaluation finds the run gone, says so once and finishes its result file unrecorded;
+        ``force`` is for a run left ``running`` by a process that was killed."""
         run_id = self.resolve(run)
         with self.engine.begin() as conn:
+            if not force:  # checked in the deleting transaction: no batch can slip in between
+                self._refuse_running(conn, run_id)
             conn.execute(sa.delete(schema.samples).where(schema.samples.c.run == run_id))
             conn.execute(sa.delete(schema.run_tags).where(schema.run_tags.c.run == run_id))
             conn.execute(sa.delete(schema.runs).where(schema.runs.c.id == run_id))
         return run_id
+
+    def check_deletable(self, run: str) -> None:
+        """``RunStillRecording`` when ``delete(run)`` would refuse it (no ``force``)."""
+        run_id = self.resolve(run)
+        with self.engine.connect() as conn:
+            self._refuse_running(conn, run_id)
+
+    def _refuse_running(self, conn: sa.Connection, run_id: str) -> None:
+        status = conn.execute(sa.select(schema.runs.c.status).where(schema.runs.c.id == run_id)).scalar_one_or_none()
+        if status == "running":
+            raise RunStillRecording(
+                f"run {run_id} is still being recorded by an evaluation: wait for it to finish, or use --force "
+                "(for a run left running by a process that was killed)"
+            )
 
     def add_tags(self, run: str, tags: Sequence[str]) -> None:
         run_id = self.resolve(run)

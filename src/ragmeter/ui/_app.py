@@ -25,7 +25,7 @@ from typing import Any, Callable
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
-from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs
+from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs, run_differences
 from ragmeter.ui._auth import TokenGuard
 
 LOADED_RUNS = 4
@@ -82,6 +82,7 @@ RUNS_BODY = """
 COMPARE_BODY = """
 <section id="comparison"><h2>Metrics, B against A</h2>
 <p class="meta" id="compare-head"></p>
+<p class="warning" id="compare-warning" hidden></p>
 <table id="compare-table" class="summary"><thead><tr><th>metric</th><th>A</th><th>B</th>
 <th>delta B−A [95% CI]</th><th>paired</th><th>status</th></tr></thead><tbody></tbody></table></section>
 <section id="moved"><h2>Samples that moved most</h2>
@@ -169,9 +170,12 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None)
 
     @app.get("/api/compare", response_model=RunComparison)
     def compare(a: str, b: str, k: int = Query(5, ge=0, le=100)) -> RunComparison:
+        """B against A, with ``differences``: the settings (test set, judge...) they differ in,
+        which the page shows as a warning above the numbers."""
         a_id, baseline = load(a)
         b_id, current = load(b)
-        return compare_runs(current, baseline, current_id=b_id, baseline_id=a_id, k=k)
+        differences = run_differences(the_store.get(a_id), the_store.get(b_id))
+        return compare_runs(current, baseline, current_id=b_id, baseline_id=a_id, k=k, differences=differences)
 
     @app.get("/", response_class=HTMLResponse)
     def runs_page() -> HTMLResponse:

@@ -171,6 +171,13 @@
     document.getElementById("compare-head").textContent = "A (baseline) " + a + " · B " + b;
     document.getElementById("report-frame").src = "/report?" + query({ run: b, baseline: a });
     api("/api/compare?" + query({ a: a, b: b, k: 5 })).then(function (cmp) {
+      if (cmp.differences.length) {  // the same sentence `ragmeter runs compare` prints
+        var items = cmp.differences.map(function (d) { return d.what + " (A " + d.baseline + ", B " + d.current + ")"; });
+        var listed = items.length === 1 ? items[0] : items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+        var warning = document.getElementById("compare-warning");
+        warning.textContent = "warning: A and B differ in " + listed + ": the deltas measure that change too, not only the app's";
+        warning.hidden = false;
+      }
       var body = document.querySelector("#compare-table tbody");
       cmp.metrics.forEach(function (c) {
         var delta = c.delta === null ? "n/a" : (c.delta >= 0 ? "+" : "") + fmt(c.delta) + " [" + fmt(c.ci_low) + ", " + fmt(c.ci_high) + "]";
