@@ -23,6 +23,7 @@ from ragmeter.runs import Record, RunStore  # noqa: E402
 from ragmeter.ui import create_app, required_token  # noqa: E402
 
 XSS = "<img src=x onerror=alert(1)>"
+LOCAL = "http://127.0.0.1:8765"  # the test client's own "testserver" is a foreign Host to the UI
 METRICS = ["token_f1", "exact_match"]
 
 
@@ -53,7 +54,7 @@ def recorded(tmp_path_factory) -> tuple[str, str, str]:
 
 def test_api_lists_runs_trends_and_compares(recorded):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     runs = client.get("/api/runs").json()
     assert [r["id"] for r in runs] == [b, a]
     assert client.get("/api/runs", params={"tag": "v1"}).json()[0]["id"] == a
@@ -80,7 +81,7 @@ def test_api_lists_runs_trends_and_compares(recorded):
 
 def test_pages_load_only_local_assets(recorded):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     for page in ("/", f"/compare?a={a}&b={b}"):
         text = client.get(page).text
         assert "http://" not in text and "https://" not in text  # no CDN
@@ -91,7 +92,7 @@ def test_pages_load_only_local_assets(recorded):
 
 def test_token_is_checked_on_every_page_and_api_call_and_never_logged(recorded, caplog):
     url, a, b = recorded
-    client = TestClient(create_app(url, token="s3cret-token"))
+    client = TestClient(create_app(url, token="s3cret-token"), base_url=LOCAL)
     caplog.set_level(logging.WARNING, logger="ragmeter.ui")
     for path in ("/", "/api/runs", f"/compare?a={a}&b={b}", "/assets/ui.js", f"/report?run={a}"):
         assert client.get(path).status_code == 401, path
@@ -263,7 +264,7 @@ def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):
         folder.mkdir()
         evaluate(write_rows(folder / "production-window.jsonl", n), METRICS, record=url, show_progress=False,
                  cache=False, journal=False)
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     sets = client.get("/api/datasets").json()
     assert sets[0] == {"dataset": "production-window.jsonl", "name": "production-window.jsonl, every version",
                        "runs": 2}

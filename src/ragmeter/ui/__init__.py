@@ -5,7 +5,8 @@
     app = create_app("runs.db", token="s3cret")     # an ASGI app, for tests or another server
 
 Bound to anything but loopback, it needs an access token (``--token`` or
-``$RAGMETER_UI_TOKEN``), checked on every page and API call.
+``$RAGMETER_UI_TOKEN``), checked on every page and API call. It answers only requests
+addressed to a loopback name or the name it is bound to (``ragmeter.ui._hosts``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, *, store: RunStore | str | 
     import uvicorn
 
     checked = required_token(host, token)
-    uvicorn.run(create_app(store, token=checked), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(store, token=checked, host=host), host=host, port=port, log_level="warning")
 
 
 __all__ = ["ENV_TOKEN", "create_app", "is_loopback", "required_token", "serve"]

@@ -27,6 +27,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs
 from ragmeter.ui._auth import TokenGuard
+from ragmeter.ui._hosts import HostGuard, allowed_names
 
 LOADED_RUNS = 4
 """Finished runs kept loaded for the compare view (a run does not change once finished)."""
@@ -94,13 +95,17 @@ each. The report below has every sample in full (click a row for its contexts, r
 """
 
 
-def create_app(store: RunStore | str | None = None, *, token: str | None = None) -> FastAPI:
+def create_app(store: RunStore | str | None = None, *, token: str | None = None,
+               host: str = "127.0.0.1") -> FastAPI:
     """The web app over ``store`` (a ``RunStore``, a path or URL, or the default store);
-    with ``token`` every request must carry it (see ``ragmeter.ui._auth``)."""
+    with ``token`` every request must carry it (see ``ragmeter.ui._auth``). ``host`` is the
+    address it is served on: requests addressed to any other name than it and the loopback
+    names are refused (see ``ragmeter.ui._hosts``), so give the real one."""
     the_store = store if isinstance(store, RunStore) else RunStore(store)
     app = FastAPI(title="ragmeter runs", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     if token:
         app.add_middleware(TokenGuard, token=token)
+    app.add_middleware(HostGuard, names=allowed_names(host))  # added last: runs first
     loaded: OrderedDict[str, Any] = OrderedDict()
     lock = threading.Lock()  # sync endpoints run on a thread pool
 
