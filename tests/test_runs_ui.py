@@ -19,6 +19,7 @@ pytest.importorskip("fastapi", reason="the UI needs fastapi: pip install 'ragmet
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ragmeter import evaluate  # noqa: E402
+from ragmeter.errors import UnsafeAccess  # noqa: E402
 from ragmeter.runs import Record, RunStore  # noqa: E402
 from ragmeter.ui import create_app, required_token  # noqa: E402
 
@@ -92,27 +93,63 @@ def test_pages_load_only_local_assets(recorded):
 
 def test_token_is_checked_on_every_page_and_api_call_and_never_logged(recorded, caplog):
     url, a, b = recorded
-    client = TestClient(create_app(url, token="s3cret-token"), base_url=LOCAL)
+    client = TestClient(create_app(url, token="s3cret-token-of-23-chrs"), base_url=LOCAL)
     caplog.set_level(logging.WARNING, logger="ragmeter.ui")
     for path in ("/", "/api/runs", f"/compare?a={a}&b={b}", "/assets/ui.js", f"/report?run={a}"):
         assert client.get(path).status_code == 401, path
     assert client.get("/api/runs", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert client.get("/api/runs?token=wrong-guess").status_code == 401
-    assert client.get("/api/runs", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
-    opened = client.get("/?token=s3cret-token")  # the link a user opens: sets the cookie
+    assert client.get("/api/runs", headers={"Authorization": "Bearer s3cret-token-of-23-chrs"}).status_code == 200
+    opened = client.get("/?token=s3cret-token-of-23-chrs")  # the link a user opens: sets the cookie
     assert opened.status_code == 200 and "HttpOnly" in opened.headers["set-cookie"]
     assert client.get("/api/runs").status_code == 200  # the cookie now rides along
     assert "refused GET /api/runs from" in caplog.text
-    assert "s3cret-token" not in caplog.text and "wrong-guess" not in caplog.text
+    assert "s3cret-token-of-23-chrs" not in caplog.text and "wrong-guess" not in caplog.text
 
 
-def test_binding_beyond_loopback_requires_a_token():
+def test_binding_beyond_loopback_requires_a_token(tmp_path):
     assert required_token("127.0.0.1", None) is None
     assert required_token("::1", None) is None
-    assert required_token("0.0.0.0", "t") == "t"
+    assert required_token("0.0.0.0", "t" * 16) == "t" * 16
     for host in ("0.0.0.0", "192.168.1.5", "example.org"):
-        with pytest.raises(ValueError, match="access token"):
+        with pytest.raises(UnsafeAccess, match="access token"):
             required_token(host, None)
+        with pytest.raises(UnsafeAccess, match="access token"):
+            create_app(str(tmp_path / "runs.db"), host=host)  # the app itself will not serve them unguarded
+
+
+def test_a_token_shorter_than_16_characters_is_refused(recorded):
+    url, _, _ = recorded
+    for host in ("127.0.0.1", "0.0.0.0"):
+        with pytest.raises(UnsafeAccess) as refused:
+            required_token(host, "x" * 15)
+        assert str(refused.value) == ("the access token has 15 characters; give one of at least 16 "
+                                      "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    assert isinstance(refused.value, ValueError)
+    with pytest.raises(UnsafeAccess, match="at least 16"):
+        create_app(url, token="s3cret")
+    assert required_token("127.0.0.1", "x" * 16) == "x" * 16
+
+
+def test_cli_ui_refuses_a_short_token_in_one_line_and_exit_2(monkeypatch):
+    from typer.testing import CliRunner
+
+    import ragmeter.ui
+    from ragmeter.cli.app import app
+
+    served: list[tuple] = []
+    monkeypatch.setattr(ragmeter.ui, "serve", lambda *args, **kwargs: served.append((args, kwargs)))
+    monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
+    for args, env in ((["--token", "x" * 15], {}), ([], {"RAGMETER_UI_TOKEN": "short"}),
+                      (["--host", "0.0.0.0", "--token", "tok"], {})):
+        result = CliRunner().invoke(app, ["ui", *args], env=env)
+        assert result.exit_code == 2, result.output
+        assert len(result.output.splitlines()) == 1, result.output
+        assert result.output.startswith("error: the access token has ") and "at least 16" in result.output
+    assert served == []
+    started = CliRunner().invoke(app, ["ui"], env={"RAGMETER_UI_TOKEN": "x" * 16})
+    assert started.exit_code == 0, started.output
+    assert [kwargs["token"] for _, kwargs in served] == ["x" * 16]
 
 
 def test_cli_ui_refuses_a_public_address_without_a_token(monkeypatch):
@@ -143,7 +180,7 @@ def server(recorded) -> Iterator[str]:
 
     url, _, _ = recorded
     port = free_port()
-    config = uvicorn.Config(create_app(url, token="tok-123"), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(url, token="tok-123-of-19-chars"), host="127.0.0.1", port=port, log_level="warning")
     the_server = uvicorn.Server(config)
     thread = threading.Thread(target=the_server.run, daemon=True)
     thread.start()
@@ -163,8 +200,8 @@ def test_real_server_answers_401_without_the_token_and_200_with_it(server):
 
     assert httpx.get(server + "/api/runs").status_code == 401
     assert httpx.get(server + "/").status_code == 401
-    assert httpx.get(server + "/api/runs", headers={"Authorization": "Bearer tok-123"}).status_code == 200
-    assert httpx.get(server + "/?token=tok-123").status_code == 200
+    assert httpx.get(server + "/api/runs", headers={"Authorization": "Bearer tok-123-of-19-chars"}).status_code == 200
+    assert httpx.get(server + "/?token=tok-123-of-19-chars").status_code == 200
 
 
 def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_with_it(recorded):
@@ -223,7 +260,7 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
 
     _, a, b = recorded
     driver.get_log("browser")
-    driver.get(server + "/?token=tok-123")
+    driver.get(server + "/?token=tok-123-of-19-chars")
     rows = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr")
                     if len(d.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr")) == 2 else False)
     assert [r.get_attribute("data-run") for r in rows] == [b, a]

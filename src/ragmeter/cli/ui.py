@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from ragmeter.cli.console import app, err, setup_logging
+from ragmeter.errors import UnsafeAccess
 
 
 @app.command("ui")
@@ -24,8 +25,8 @@ def ui(
     setup_logging(False)
     try:
         required_token(host, token)
-    except ValueError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+    except UnsafeAccess as exc:
+        err.print(f"[red]error:[/red] {exc}", soft_wrap=True, highlight=False)  # one line, however narrow
         raise typer.Exit(2)
     the_store = open_store(store)
     url = f"http://{host}:{port}/" + ("?token=…" if token else "")

@@ -26,7 +26,7 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
 from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs
-from ragmeter.ui._auth import TokenGuard
+from ragmeter.ui._auth import TokenGuard, required_token
 from ragmeter.ui._hosts import HostGuard, allowed_names
 
 LOADED_RUNS = 4
@@ -98,9 +98,11 @@ each. The report below has every sample in full (click a row for its contexts, r
 def create_app(store: RunStore | str | None = None, *, token: str | None = None,
                host: str = "127.0.0.1") -> FastAPI:
     """The web app over ``store`` (a ``RunStore``, a path or URL, or the default store);
-    with ``token`` every request must carry it (see ``ragmeter.ui._auth``). ``host`` is the
+    with ``token`` every request must carry it (see ``ragmeter.ui._auth``; ``UnsafeAccess``
+    for a short token, or none where one is needed). ``host`` is the
     address it is served on: requests addressed to any other name than it and the loopback
     names are refused (see ``ragmeter.ui._hosts``), so give the real one."""
+    token = required_token(host, token)  # before the store: nothing opened for an app that must not run
     the_store = store if isinstance(store, RunStore) else RunStore(store)
     app = FastAPI(title="ragmeter runs", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     if token:

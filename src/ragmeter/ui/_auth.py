@@ -15,11 +15,14 @@ import secrets
 from typing import Any, Awaitable, Callable
 
 from starlette.requests import Request
+
+from ragmeter.errors import UnsafeAccess
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("ragmeter.ui")
 
 ENV_TOKEN = "RAGMETER_UI_TOKEN"
+MIN_TOKEN_LENGTH = 16
 COOKIE = "ragmeter_token"
 
 
@@ -35,13 +38,18 @@ def is_loopback(host: str) -> bool:
 
 def required_token(host: str, token: str | None) -> str | None:
     """The token the UI bound to ``host`` checks: ``token`` if given; on loopback none is
-    needed; anywhere else a ``ValueError`` without one."""
+    needed; anywhere else ``UnsafeAccess`` without one. A token shorter than
+    ``MIN_TOKEN_LENGTH`` is ``UnsafeAccess`` too, wherever bound: the UI answers as fast as it
+    can, so a short token falls to guessing."""
     if token:
+        if len(token) < MIN_TOKEN_LENGTH:
+            raise UnsafeAccess(f"the access token has {len(token)} characters; give one of at least "
+                               f"{MIN_TOKEN_LENGTH} (e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))')")
         return token
     if is_loopback(host):
         return None
-    raise ValueError(f"binding to {host} makes the runs readable from other machines: give an access token "
-                     f"(--token or ${ENV_TOKEN})")
+    raise UnsafeAccess(f"binding to {host} makes the runs readable from other machines: give an access token "
+                       f"(--token or ${ENV_TOKEN})")
 
 
 def _offered(request: Request) -> tuple[str | None, bool]:
