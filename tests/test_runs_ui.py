@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
 import threading
 import time
@@ -105,6 +106,27 @@ def test_token_is_checked_on_every_page_and_api_call_and_never_logged(recorded, 
     assert client.get("/api/runs").status_code == 200  # the cookie now rides along
     assert "refused GET /api/runs from" in caplog.text
     assert "s3cret-token-of-23-chrs" not in caplog.text and "wrong-guess" not in caplog.text
+
+
+def test_the_cookie_holds_a_value_derived_from_the_token_never_the_token(recorded):
+    url, _, _ = recorded
+    token = "s3cret-token-of-23-chrs"
+    app = create_app(url, token=token)
+    set_cookie = TestClient(app, base_url=LOCAL).get(f"/?token={token}", follow_redirects=False).headers["set-cookie"]
+    value = set_cookie.split(";")[0].removeprefix("ragmeter_session=")
+    assert set_cookie == f"ragmeter_session={value}; HttpOnly; SameSite=Strict; Path=/"
+    assert re.fullmatch("[0-9a-f]{64}", value) and token not in set_cookie  # HMAC-SHA256, hex
+    again = TestClient(app, base_url=LOCAL).get(f"/?token={token}", follow_redirects=False).headers["set-cookie"]
+    assert again == set_cookie  # one value per process
+    assert TestClient(app, base_url=LOCAL, cookies={"ragmeter_session": value}).get("/api/runs").status_code == 200
+    for name, held in (("ragmeter_session", token), ("ragmeter_token", token), ("ragmeter_session", value[:-1]),
+                       ("ragmeter_session", value + "0"), ("ragmeter_session", "g" * 64)):
+        assert TestClient(app, base_url=LOCAL, cookies={name: held}).get("/api/runs").status_code == 401, held
+    latin = TestClient(app, base_url=LOCAL).get("/api/runs", headers={"Cookie": b"ragmeter_session=" + b"\xe9" * 64})
+    assert latin.status_code == 401  # refused, not a server error
+    # another process (another key) does not take this one's cookie
+    other = create_app(url, token=token)
+    assert TestClient(other, base_url=LOCAL, cookies={"ragmeter_session": value}).get("/api/runs").status_code == 401
 
 
 def test_binding_beyond_loopback_requires_a_token(tmp_path):
@@ -213,7 +235,7 @@ def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_w
     url, _, _ = recorded
     port = free_port()
     token = required_token("0.0.0.0", "tok-all-interfaces")
-    the_server = uvicorn.Server(uvicorn.Config(create_app(url, token=token), host="0.0.0.0", port=port,
+    the_server = uvicorn.Server(uvicorn.Config(create_app(url, token=token, host="0.0.0.0"), host="0.0.0.0", port=port,
                                                log_level="warning"))
     thread = threading.Thread(target=the_server.run, daemon=True)
     thread.start()

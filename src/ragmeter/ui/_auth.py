@@ -2,8 +2,9 @@
 other machines asks for an access token on every page and API call.
 
 The token is accepted as ``Authorization: Bearer TOKEN``, as ``?token=TOKEN`` (the link to
-open in a browser; the page then sets an HttpOnly cookie, so the page's own requests and
-links carry it) or as that cookie. Refused requests get 401 and one log line that names the
+open in a browser; the answer then sets an HttpOnly cookie, so the page's own requests and
+links carry it), and that cookie in its stead: it holds a value derived from the token, not
+the token (``ragmeter.ui._session``). Refused requests get 401 and one log line that names the
 method, the path and the client, never the token or the query string it may sit in.
 """
 
@@ -11,19 +12,18 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import secrets
 from typing import Any, Awaitable, Callable
 
 from starlette.requests import Request
 
 from ragmeter.errors import UnsafeAccess
+from ragmeter.ui._session import COOKIE, Session
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("ragmeter.ui")
 
 ENV_TOKEN = "RAGMETER_UI_TOKEN"
 MIN_TOKEN_LENGTH = 16
-COOKIE = "ragmeter_token"
 
 
 def is_loopback(host: str) -> bool:
@@ -52,30 +52,38 @@ def required_token(host: str, token: str | None) -> str | None:
                        f"(--token or ${ENV_TOKEN})")
 
 
-def _offered(request: Request) -> tuple[str | None, bool]:
-    """The token the request carries, and whether it came in the query string."""
+def _offered(request: Request) -> tuple[str | None, str | None]:
+    """How the request carries its credential ("bearer", "query" or "cookie") and the value."""
     header = request.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
-        return header[7:].strip(), False
+        return "bearer", header[7:].strip()
     if "token" in request.query_params:
-        return request.query_params["token"], True
-    return request.cookies.get(COOKIE), False
+        return "query", request.query_params["token"]
+    if COOKIE in request.cookies:
+        return "cookie", request.cookies[COOKIE]
+    return None, None
 
 
 class TokenGuard:
-    """Starlette middleware: every request must carry ``token`` (constant-time compare)."""
+    """Starlette middleware: every request must carry ``token``, or the session cookie a
+    ``?token=`` link set (see ``ragmeter.ui._session``)."""
 
     def __init__(self, app: Any, token: str) -> None:
         self.app = app
-        self.token = token
+        self.session = Session(token)
+
+    def _accepts(self, kind: str | None, offered: str | None) -> bool:
+        if offered is None:
+            return False
+        return self.session.cookie_matches(offered) if kind == "cookie" else self.session.token_matches(offered)
 
     async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Any]], send: Callable[..., Awaitable[Any]]) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        offered, in_query = _offered(request)
-        if offered is None or not secrets.compare_digest(offered.encode(), self.token.encode()):
+        kind, offered = _offered(request)
+        if not self._accepts(kind, offered):
             client = f"{request.client.host}:{request.client.port}" if request.client else "?"
             log.warning("refused %s %s from %s: %s", request.method, request.url.path, client,
                         "no token" if offered is None else "wrong token")
@@ -88,14 +96,13 @@ class TokenGuard:
             response.headers["WWW-Authenticate"] = "Bearer"
             await response(scope, receive, send)
             return
-        if not in_query:
+        if kind != "query":
             await self.app(scope, receive, send)
             return
 
         async def send_with_cookie(message: dict) -> None:
             if message["type"] == "http.response.start":
-                cookie = f"{COOKIE}={self.token}; HttpOnly; SameSite=Strict; Path=/"
-                message.setdefault("headers", []).append((b"set-cookie", cookie.encode()))
+                message.setdefault("headers", []).append((b"set-cookie", self.session.set_cookie().encode()))
             await send(message)
 
         await self.app(scope, receive, send_with_cookie)
