@@ -102,10 +102,30 @@ def test_token_is_checked_on_every_page_and_api_call_and_never_logged(recorded, 
     assert client.get("/api/runs?token=wrong-guess").status_code == 401
     assert client.get("/api/runs", headers={"Authorization": "Bearer s3cret-token-of-23-chrs"}).status_code == 200
     opened = client.get("/?token=s3cret-token-of-23-chrs")  # the link a user opens: sets the cookie
-    assert opened.status_code == 200 and "HttpOnly" in opened.headers["set-cookie"]
+    assert opened.status_code == 200 and opened.url == LOCAL + "/"  # and sends it on without the token
     assert client.get("/api/runs").status_code == 200  # the cookie now rides along
     assert "refused GET /api/runs from" in caplog.text
     assert "s3cret-token-of-23-chrs" not in caplog.text and "wrong-guess" not in caplog.text
+
+
+def test_the_token_link_sets_a_cookie_and_redirects_to_the_same_url_without_the_token(recorded):
+    url, a, b = recorded
+    token = "s3cret-token-of-23-chrs"
+    client = TestClient(create_app(url, token=token), base_url=LOCAL)
+    for link, clean in ((f"/?token={token}", "/"),
+                        (f"/compare?a={a}&token={token}&b={b}", f"/compare?a={a}&b={b}"),
+                        (f"/report?run={a}&baseline=&token={token}", f"/report?run={a}&baseline="),
+                        (f"/api/runs?token={token}&tag=v%201", "/api/runs?tag=v%201"),
+                        (f"{LOCAL}//evil.example/x?token={token}", "/evil.example/x")):  # never to another site
+        opened = client.get(link, follow_redirects=False)
+        assert opened.status_code == 303, link
+        assert opened.headers["location"] == clean
+        assert opened.content == b"" and opened.headers["cache-control"] == "no-store"
+        assert opened.headers["set-cookie"].startswith("ragmeter_session=")
+    assert client.get(f"/compare?a={a}&b={b}").status_code == 200  # with the cookie just set
+    assert client.get(f"/?token={token}").url == LOCAL + "/"  # a browser lands on the clean URL
+    wrong = client.get("/?token=wrong-guess-wrong-guess", follow_redirects=False)
+    assert wrong.status_code == 401 and "set-cookie" not in wrong.headers
 
 
 def test_the_cookie_holds_a_value_derived_from_the_token_never_the_token(recorded):
@@ -127,6 +147,30 @@ def test_the_cookie_holds_a_value_derived_from_the_token_never_the_token(recorde
     # another process (another key) does not take this one's cookie
     other = create_app(url, token=token)
     assert TestClient(other, base_url=LOCAL, cookies={"ragmeter_session": value}).get("/api/runs").status_code == 401
+
+
+def test_a_page_opened_from_another_site_gets_its_strict_cookie_by_one_bounce(recorded):
+    """A link clicked on another site (chat, mail) navigates cross-site: the browser withholds
+    the SameSite=Strict cookie, also after the token link's redirect. The refused page reloads
+    itself once, now from this site, so the cookie rides along; then drops the marker."""
+    url, a, b = recorded
+    token = "s3cret-token-of-23-chrs"
+    client = TestClient(create_app(url, token=token), base_url=LOCAL)
+    assert 'content="0; url=/?bounced=1"' in client.get("/?&", headers={"Sec-Fetch-Site": "cross-site"}).text
+    bounce = client.get(f"/compare?a={a}&b={b}", headers={"Sec-Fetch-Site": "cross-site"})
+    assert bounce.status_code == 401 and bounce.headers["cache-control"] == "no-store"
+    assert f'<meta http-equiv="refresh" content="0; url=/compare?a={a}&amp;b={b}&amp;bounced=1">' in bounce.text
+    assert a not in bounce.text.replace(f"a={a}", "")  # the URL it was asked for, no data
+    for refused in (client.get(f"/compare?a={a}&b={b}&bounced=1"),  # cookie still missing: a plain 401
+                    client.get("/", headers={"Sec-Fetch-Site": "same-origin"}),  # the browser sent what it had
+                    client.get("/", headers={"Authorization": "Bearer wrong"}),  # not a browser
+                    client.get("/", headers={"Cookie": "ragmeter_session=stale"}),  # a cookie came: no use reloading
+                    client.get("/api/runs")):  # the API is not a page
+        assert refused.status_code == 401 and "refresh" not in refused.text, refused.url
+    client.get(f"/?token={token}")
+    back = client.get(f"/compare?a={a}&b={b}&bounced=1", follow_redirects=False)
+    assert back.status_code == 303 and back.headers["location"] == f"/compare?a={a}&b={b}"
+    assert "set-cookie" not in back.headers
 
 
 def test_binding_beyond_loopback_requires_a_token(tmp_path):
@@ -223,7 +267,9 @@ def test_real_server_answers_401_without_the_token_and_200_with_it(server):
     assert httpx.get(server + "/api/runs").status_code == 401
     assert httpx.get(server + "/").status_code == 401
     assert httpx.get(server + "/api/runs", headers={"Authorization": "Bearer tok-123-of-19-chars"}).status_code == 200
-    assert httpx.get(server + "/?token=tok-123-of-19-chars").status_code == 200
+    opened = httpx.get(server + "/?token=tok-123-of-19-chars")
+    assert opened.status_code == 303 and opened.headers["location"] == "/"
+    assert httpx.get(server + "/", cookies=opened.cookies).status_code == 200
 
 
 def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_with_it(recorded):
@@ -248,7 +294,9 @@ def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_w
         assert httpx.get(base + "/api/runs").status_code == 401
         assert httpx.get(base + "/").status_code == 401
         assert httpx.get(base + "/api/runs", headers={"Authorization": "Bearer tok-all-interfaces"}).status_code == 200
-        assert httpx.get(base + "/?token=tok-all-interfaces").status_code == 200
+        opened = httpx.get(base + "/?token=tok-all-interfaces")
+        assert opened.status_code == 303 and opened.headers["location"] == "/"
+        assert httpx.get(base + "/", cookies=opened.cookies).status_code == 200
     finally:
         the_server.should_exit = True
         thread.join(timeout=10)

@@ -10,20 +10,25 @@ method, the path and the client, never the token or the query string it may sit 
 
 from __future__ import annotations
 
+import html
 import ipaddress
 import logging
 from typing import Any, Awaitable, Callable
+from urllib.parse import quote, unquote_plus
 
 from starlette.requests import Request
 
 from ragmeter.errors import UnsafeAccess
 from ragmeter.ui._session import COOKIE, Session
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("ragmeter.ui")
 
 ENV_TOKEN = "RAGMETER_UI_TOKEN"
 MIN_TOKEN_LENGTH = 16
+BOUNCED = "bounced"
+"""The query parameter marking a page's one reload to fetch its SameSite=Strict cookie."""
+REFUSED = "401: this ragmeter UI needs its access token (open the link with ?token=...)"
 
 
 def is_loopback(host: str) -> bool:
@@ -64,9 +69,29 @@ def _offered(request: Request) -> tuple[str | None, str | None]:
     return None, None
 
 
+def same_url_without(scope: dict, names: frozenset[str]) -> str:
+    """The path and query of the request, less the query parameters in ``names``, as a
+    ``Location`` on this site: leading slashes collapse to one (``//evil.example/`` would
+    send the browser to another site), anything unusual in the path stays percent-encoded,
+    and the parameters kept are the very bytes the request sent."""
+    raw = scope.get("raw_path") or scope["path"].encode("utf-8")
+    path = "/" + quote(raw.decode("latin-1"), safe="/%:@!$&'()*+,;=-._~").lstrip("/")
+    query = scope.get("query_string", b"").decode("latin-1")
+    kept = [part for part in query.split("&") if part and unquote_plus(part.partition("=")[0]) not in names]
+    return path + ("?" + "&".join(kept) if kept else "")
+
+
 class TokenGuard:
     """Starlette middleware: every request must carry ``token``, or the session cookie a
-    ``?token=`` link set (see ``ragmeter.ui._session``)."""
+    ``?token=`` link set (see ``ragmeter.ui._session``).
+
+    The link's answer is a 303 to the same URL without the token, cookie set, so the token
+    leaves the address bar and the history entry. A browser that follows a link from another
+    site (chat, mail) withholds a SameSite=Strict cookie on that navigation and on its
+    redirects, so a page request that comes with no credential at all, maybe for that
+    reason, gets a 401 page that reloads itself once, now started by this site, with
+    ``bounced=1`` added (the marker stops a second reload); with the cookie, that reload is
+    sent on to the URL without the marker."""
 
     def __init__(self, app: Any, token: str) -> None:
         self.app = app
@@ -78,31 +103,47 @@ class TokenGuard:
         return self.session.cookie_matches(offered) if kind == "cookie" else self.session.token_matches(offered)
 
     async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Any]], send: Callable[..., Awaitable[Any]]) -> None:
+        if scope["type"] == "websocket":  # the UI has none: no way around the token
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
         kind, offered = _offered(request)
+        response: Response
         if not self._accepts(kind, offered):
             client = f"{request.client.host}:{request.client.port}" if request.client else "?"
             log.warning("refused %s %s from %s: %s", request.method, request.url.path, client,
                         "no token" if offered is None else "wrong token")
-            response: Response
             if request.url.path.startswith("/api/"):
                 response = JSONResponse({"detail": "an access token is required"}, status_code=401)
+            elif kind is None and _may_lack_a_strict_cookie(request):
+                here = same_url_without(scope, frozenset({BOUNCED}))
+                again = html.escape(here + ("&" if "?" in here else "?") + f"{BOUNCED}=1", quote=True)
+                response = HTMLResponse(f'<!DOCTYPE html>\n<meta http-equiv="refresh" content="0; url={again}">'
+                                        f"<title>401</title><p>{REFUSED}</p>\n", status_code=401,
+                                        headers={"Cache-Control": "no-store"})
             else:
-                response = PlainTextResponse("401: this ragmeter UI needs its access token (open the link with "
-                                             "?token=...)", status_code=401)
+                response = PlainTextResponse(REFUSED, status_code=401)
             response.headers["WWW-Authenticate"] = "Bearer"
-            await response(scope, receive, send)
-            return
-        if kind != "query":
+        elif kind == "query" or BOUNCED in request.query_params:
+            response = Response(status_code=303, headers={"Location": same_url_without(scope, frozenset({"token", BOUNCED})),
+                                                          "Cache-Control": "no-store"})
+            if kind == "query":
+                response.headers.append("Set-Cookie", self.session.set_cookie())
+        else:
             await self.app(scope, receive, send)
             return
+        await response(scope, receive, send)
 
-        async def send_with_cookie(message: dict) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", []).append((b"set-cookie", self.session.set_cookie().encode()))
-            await send(message)
 
-        await self.app(scope, receive, send_with_cookie)
+def _may_lack_a_strict_cookie(request: Request) -> bool:
+    """Whether a page request with no credential may be a navigation from another site, on
+    which the browser withheld the cookie: a GET of a page, not yet bounced, that the browser
+    did not mark as started on this site or by the user (``Sec-Fetch-Site``; browsers send it
+    only to secure contexts, 127.0.0.1 and localhost among them, so its absence proves
+    nothing)."""
+    return (request.method == "GET" and not request.url.path.startswith("/assets/")
+            and BOUNCED not in request.query_params
+            and request.headers.get("sec-fetch-site") not in ("same-origin", "none"))
