@@ -225,7 +225,33 @@ def test_cli_ui_refuses_a_public_address_without_a_token(monkeypatch):
 
     monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
     result = CliRunner().invoke(app, ["ui", "--host", "0.0.0.0"])
-    assert result.exit_code == 2 and "access token" in result.output
+    assert result.exit_code == 2
+    assert result.output == ("error: binding to 0.0.0.0 makes the runs readable from other machines: set an access "
+                             "token in $RAGMETER_UI_TOKEN (--token works too, but every user of this machine sees it "
+                             "in ps)\n")
+
+
+def test_cli_ui_steers_the_token_to_the_environment_variable(monkeypatch):
+    """A command-line argument is readable by every user of the machine (``ps``, /proc);
+    the environment of a process is not."""
+    from typer.testing import CliRunner
+
+    import ragmeter.ui
+    from ragmeter.cli.app import app
+
+    monkeypatch.setattr(ragmeter.ui, "serve", lambda *args, **kwargs: None)
+    monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
+    shown = " ".join(CliRunner().invoke(app, ["ui", "--help"]).output.replace("│", " ").split())
+    assert "Prefer $RAGMETER_UI_TOKEN: a --token value is visible to every user of this machine (ps)." in shown
+    assert "Anything but loopback needs an access token: set $RAGMETER_UI_TOKEN." in shown
+    import ragmeter.cli.ui as cli_ui  # its copies (the CLI loads without fastapi) are the UI's values
+
+    assert (cli_ui.ENV_TOKEN, cli_ui.MIN_TOKEN_LENGTH) == (ragmeter.ui.ENV_TOKEN, ragmeter.ui.MIN_TOKEN_LENGTH)
+    note = ("note: --token is visible to every user of this machine (ps); set $RAGMETER_UI_TOKEN instead")
+    given = CliRunner().invoke(app, ["ui", "--token", "x" * 16])
+    assert given.exit_code == 0 and given.output.splitlines()[0] == note
+    from_env = CliRunner().invoke(app, ["ui"], env={"RAGMETER_UI_TOKEN": "x" * 16})
+    assert from_env.exit_code == 0 and "note:" not in from_env.output
 
 
 # ---------------------------------------------------------------- in a real browser

@@ -4,8 +4,9 @@
     serve(host="127.0.0.1", port=8765)              # the default store
     app = create_app("runs.db", token=os.environ["RAGMETER_UI_TOKEN"])  # an ASGI app (tests, another server)
 
-Bound to anything but loopback, it needs an access token (``--token`` or
-``$RAGMETER_UI_TOKEN``), checked on every page and API call. It answers only requests
+Bound to anything but loopback, it needs an access token of at least 16 characters
+(``$RAGMETER_UI_TOKEN``; ``--token`` too, but others see a command line in ``ps``), checked on
+every page and API call. It answers only requests
 addressed to a loopback name or the name it is bound to (``ragmeter.ui._hosts``).
 """
 

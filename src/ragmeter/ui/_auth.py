@@ -53,8 +53,8 @@ def required_token(host: str, token: str | None) -> str | None:
         return token
     if is_loopback(host):
         return None
-    raise UnsafeAccess(f"binding to {host} makes the runs readable from other machines: give an access token "
-                       f"(--token or ${ENV_TOKEN})")
+    raise UnsafeAccess(f"binding to {host} makes the runs readable from other machines: set an access token in "
+                       f"${ENV_TOKEN} (--token works too, but every user of this machine sees it in ps)")
 
 
 def _offered(request: Request) -> tuple[str | None, str | None]:
