@@ -184,6 +184,25 @@ def test_binding_beyond_loopback_requires_a_token(tmp_path):
             create_app(str(tmp_path / "runs.db"), host=host)  # the app itself will not serve them unguarded
 
 
+def test_the_docs_say_which_addresses_need_a_token_as_the_code_decides():
+    """docs/runs.md names the addresses that need no token and some that need one; each is
+    checked against ``required_token``, so the two cannot drift apart."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "runs.md").read_text(encoding="utf-8")
+    free = re.search(r"Binding to a loopback address needs no token: (.*?)\.\n", docs, re.S)
+    needed = re.search(r"Any other address or host name needs one: (.*?)\.\n", docs, re.S)
+    assert free and needed, "docs/runs.md: the sentences naming the addresses are missing"
+    free_hosts = re.findall(r"`([^`]+)`", free.group(1))
+    needed_hosts = re.findall(r"`([^`]+)`", needed.group(1))
+    assert free_hosts == ["localhost", "127.0.0.1", "127.0.0.2", "::1"]
+    assert needed_hosts == ["0.0.0.0", "::", "192.168.1.5", "myhost.lan", "localhost.localdomain"]
+    for host in free_hosts:
+        assert required_token(host, None) is None, host
+    for host in needed_hosts:
+        with pytest.raises(UnsafeAccess):
+            required_token(host, None)
+    assert "other address requires" not in docs and "other than 127.0.0.1" not in docs
+
+
 def test_a_token_shorter_than_16_characters_is_refused(recorded):
     url, _, _ = recorded
     for host in ("127.0.0.1", "0.0.0.0"):
