@@ -8,8 +8,10 @@ import json
 import logging
 import re
 import socket
+import sqlite3
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -79,6 +81,44 @@ def test_api_lists_runs_trends_and_compares(recorded):
     report = client.get("/report", params={"run": b, "baseline": a})
     assert report.status_code == 200 and XSS not in report.text  # escaped by the report
     assert "&lt;img src=x onerror=alert(1)&gt;" in report.text or "\\u003cimg" in report.text
+
+
+def utc(epoch: float) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+
+def set_started(url: str, started: dict[str, float]) -> None:
+    with sqlite3.connect(url) as db:
+        db.executemany("UPDATE runs SET started = ? WHERE id = ?", [(t, run) for run, t in started.items()])
+
+
+def test_trend_time_axis_is_padded_to_an_hour_at_least(tmp_path):
+    """One run, or runs within a second, would get an axis a millisecond wide, labelled in
+    sub-millisecond steps: the API gives each point its UTC time and the chart an explicit
+    range, padded by half an hour each side at least (a twentieth of the span beyond that)."""
+    url = str(tmp_path / "runs.db")
+    ids = []
+    for _ in range(3):
+        record = Record(store=url)
+        evaluate(write_rows(tmp_path / "testset.jsonl", 3), ["token_f1"], record=record, show_progress=False,
+                 cache=False, journal=False)
+        ids.append(record.run)
+    client = TestClient(create_app(url), base_url=LOCAL)
+    dataset = client.get("/api/datasets").json()[0]["dataset"]
+
+    t0 = 1_714_564_800.0  # 2024-05-01 12:00:00 UTC
+    set_started(url, {ids[0]: t0, ids[1]: t0 + 0.0004, ids[2]: t0 + 0.9})  # within a second
+    trend = client.get("/api/trend", params={"dataset": dataset}).json()
+    assert [p["at"] for p in trend["metrics"]["token_f1"]] == [
+        "2024-05-01 12:00:00.000", "2024-05-01 12:00:00.000", "2024-05-01 12:00:00.900"]
+    assert trend["time_range"] == ["2024-05-01 11:30:00.000", "2024-05-01 12:30:00.900"]
+
+    set_started(url, {ids[0]: t0, ids[1]: t0 + 10 * 86400, ids[2]: t0 + 20 * 86400})  # 20 days: pad 1 day
+    trend = client.get("/api/trend", params={"dataset": dataset}).json()
+    assert trend["time_range"] == ["2024-04-30 12:00:00.000", "2024-05-22 12:00:00.000"]
+
+    only = client.get("/api/trend", params={"dataset": dataset, "tag": "no-such-tag"}).json()
+    assert only["runs"] == 0 and only["time_range"] is None
 
 
 def test_pages_load_only_local_assets(recorded):
@@ -387,6 +427,10 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     points = driver.execute_script("var t = document.getElementById('trend-0').data[0]; "
                                    "return [t.y.length, t.error_y.array.length];")
     assert points == [2, 2]
+    # two runs seconds apart: the time axis spans an hour, its ticks whole minutes, no sub-second steps
+    ticks = driver.execute_script("return Array.from(document.querySelectorAll('#trend-0 .xtick text'))"
+                                  ".map(function (t) { return t.textContent; });")
+    assert ticks and not any(re.search(r":\d\d\.\d", t) for t in ticks), ticks
     # pick A and B, compare
     driver.find_element(By.CSS_SELECTOR, f"input[name=pick-a][value='{a}']").click()
     driver.find_element(By.CSS_SELECTOR, f"input[name=pick-b][value='{b}']").click()

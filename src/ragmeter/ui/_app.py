@@ -28,6 +28,7 @@ from fastapi.responses import HTMLResponse, Response
 from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs
 from ragmeter.ui._auth import TokenGuard, required_token
 from ragmeter.ui._hosts import HostGuard, allowed_names
+from ragmeter.ui._trend import trend_data
 
 LOADED_RUNS = 4
 """Finished runs kept loaded for the compare view (a run does not change once finished)."""
@@ -161,18 +162,9 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None,
 
     @app.get("/api/trend")
     def trend(dataset: str, tag: str | None = None) -> dict[str, Any]:
-        """Per metric, a point per finished run of ``dataset``, oldest first."""
-        runs = the_store.trend(dataset, tag=tag or None)
-        metrics = list(dict.fromkeys(m for r in runs for m in r.metrics))
-        series = {}
-        for metric in metrics:
-            series[metric] = [
-                {"run": r.id, "started": r.started, "mean": r.summary[metric].mean, "ci_low": r.summary[metric].ci_low,
-                 "ci_high": r.summary[metric].ci_high, "branch": r.git_branch, "commit": r.git_commit,
-                 "tags": r.tags}
-                for r in runs if r.summary and metric in r.summary and r.summary[metric].mean is not None
-            ]
-        return {"dataset": dataset, "runs": len(runs), "metrics": series}
+        """Per metric, a point per finished run of ``dataset``, oldest first, and the time
+        range the charts share (see ``ragmeter.ui._trend``)."""
+        return trend_data(dataset, the_store.trend(dataset, tag=tag or None))
 
     @app.get("/api/compare", response_model=RunComparison)
     def compare(a: str, b: str, k: int = Query(5, ge=0, le=100)) -> RunComparison:
