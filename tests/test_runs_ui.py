@@ -11,7 +11,6 @@ import socket
 import sqlite3
 import threading
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -81,10 +80,6 @@ def test_api_lists_runs_trends_and_compares(recorded):
     report = client.get("/report", params={"run": b, "baseline": a})
     assert report.status_code == 200 and XSS not in report.text  # escaped by the report
     assert "&lt;img src=x onerror=alert(1)&gt;" in report.text or "\\u003cimg" in report.text
-
-
-def utc(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
 
 
 def set_started(url: str, started: dict[str, float]) -> None:
@@ -331,7 +326,8 @@ def server(recorded) -> Iterator[str]:
 
     url, _, _ = recorded
     port = free_port()
-    config = uvicorn.Config(create_app(url, token="tok-123-of-19-chars"), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(url, token="tok-123-of-19-chars"), host="127.0.0.1", port=port,
+                            log_level="warning")
     the_server = uvicorn.Server(config)
     thread = threading.Thread(target=the_server.run, daemon=True)
     thread.start()
@@ -450,6 +446,23 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     severe = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
     assert severe == []
     assert requested_hosts(driver) <= {server.split("/")[2]}  # nothing but this server
+
+
+def test_browser_follows_a_token_link_from_another_site_to_the_clean_url_with_its_cookie(server, recorded, driver):
+    """The link as shared in a chat: clicked on a page of another site (here a data: URL, an
+    opaque origin), so the navigation is cross-site and Chromium withholds the SameSite=Strict
+    cookie on the redirect's target; the page's one reload brings it. The address bar ends
+    on the URL without the token, and the page shows the comparison."""
+    from selenium.webdriver.common.by import By
+
+    _, a, b = recorded
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    link = f"{server}/compare?a={a}&token=tok-123-of-19-chars&b={b}"
+    driver.get(f"data:text/html,<a id=go href='{link}'>the comparison</a>")
+    driver.find_element(By.ID, "go").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moved-table tbody tr.moved") or False)
+    assert driver.current_url == f"{server}/compare?a={a}&b={b}"
+    assert "tok-123" not in driver.execute_script("return document.cookie")  # HttpOnly: not even the HMAC
 
 
 def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):

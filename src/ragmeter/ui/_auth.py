@@ -17,10 +17,10 @@ from typing import Any, Awaitable, Callable
 from urllib.parse import quote, unquote_plus
 
 from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
 from ragmeter.errors import UnsafeAccess
 from ragmeter.ui._session import COOKIE, Session
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 
 log = logging.getLogger("ragmeter.ui")
 
@@ -48,8 +48,8 @@ def required_token(host: str, token: str | None) -> str | None:
     can, so a short token falls to guessing."""
     if token:
         if len(token) < MIN_TOKEN_LENGTH:
-            raise UnsafeAccess(f"the access token has {len(token)} characters; give one of at least "
-                               f"{MIN_TOKEN_LENGTH} (e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))')")
+            raise UnsafeAccess(f"the access token has {len(token)} characters; give one of at least {MIN_TOKEN_LENGTH} "
+                               "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))')")
         return token
     if is_loopback(host):
         return None
@@ -69,7 +69,7 @@ def _offered(request: Request) -> tuple[str | None, str | None]:
     return None, None
 
 
-def same_url_without(scope: dict, names: frozenset[str]) -> str:
+def _same_url_without(scope: dict, names: frozenset[str]) -> str:
     """The path and query of the request, less the query parameters in ``names``, as a
     ``Location`` on this site: leading slashes collapse to one (``//evil.example/`` would
     send the browser to another site), anything unusual in the path stays percent-encoded,
@@ -102,7 +102,8 @@ class TokenGuard:
             return False
         return self.session.cookie_matches(offered) if kind == "cookie" else self.session.token_matches(offered)
 
-    async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Any]], send: Callable[..., Awaitable[Any]]) -> None:
+    async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Any]],
+                       send: Callable[..., Awaitable[Any]]) -> None:
         if scope["type"] == "websocket":  # the UI has none: no way around the token
             await send({"type": "websocket.close", "code": 1008})
             return
@@ -119,7 +120,7 @@ class TokenGuard:
             if request.url.path.startswith("/api/"):
                 response = JSONResponse({"detail": "an access token is required"}, status_code=401)
             elif kind is None and _may_lack_a_strict_cookie(request):
-                here = same_url_without(scope, frozenset({BOUNCED}))
+                here = _same_url_without(scope, frozenset({BOUNCED}))
                 again = html.escape(here + ("&" if "?" in here else "?") + f"{BOUNCED}=1", quote=True)
                 response = HTMLResponse(f'<!DOCTYPE html>\n<meta http-equiv="refresh" content="0; url={again}">'
                                         f"<title>401</title><p>{REFUSED}</p>\n", status_code=401,
@@ -128,8 +129,8 @@ class TokenGuard:
                 response = PlainTextResponse(REFUSED, status_code=401)
             response.headers["WWW-Authenticate"] = "Bearer"
         elif kind == "query" or BOUNCED in request.query_params:
-            response = Response(status_code=303, headers={"Location": same_url_without(scope, frozenset({"token", BOUNCED})),
-                                                          "Cache-Control": "no-store"})
+            clean = _same_url_without(scope, frozenset({"token", BOUNCED}))
+            response = Response(status_code=303, headers={"Location": clean, "Cache-Control": "no-store"})
             if kind == "query":
                 response.headers.append("Set-Cookie", self.session.set_cookie())
         else:
