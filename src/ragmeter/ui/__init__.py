@@ -6,8 +6,8 @@
 
 Bound to anything but loopback, it needs an access token of at least 16 characters
 (``$RAGMETER_UI_TOKEN``; ``--token`` too, but others see a command line in ``ps``), checked on
-every page and API call. It answers only requests
-addressed to a loopback name or the name it is bound to (``ragmeter.ui._hosts``).
+every page and API call. It answers only requests addressed to a loopback name or the name it
+is bound to (``ragmeter.ui._hosts``).
 """
 
 from __future__ import annotations

@@ -100,9 +100,9 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None,
                host: str = "127.0.0.1") -> FastAPI:
     """The web app over ``store`` (a ``RunStore``, a path or URL, or the default store);
     with ``token`` every request must carry it (see ``ragmeter.ui._auth``; ``UnsafeAccess``
-    for a short token, or none where one is needed). ``host`` is the
-    address it is served on: requests addressed to any other name than it and the loopback
-    names are refused (see ``ragmeter.ui._hosts``), so give the real one."""
+    for a short token, or none where one is needed). ``host`` is the address it is served
+    on: requests addressed to any name but it and the loopback names are refused (see
+    ``ragmeter.ui._hosts``), so give the real one."""
     token = required_token(host, token)  # before the store: nothing opened for an app that must not run
     the_store = store if isinstance(store, RunStore) else RunStore(store)
     app = FastAPI(title="ragmeter runs", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")

@@ -40,8 +40,8 @@ def host_name(header: str) -> str | None:
             return None
         name, rest = header[: end + 1], header[end + 1:]
     else:
-        name, _, port = header.partition(":")
-        rest = ":" + port if _ else ""
+        name, colon, port = header.partition(":")
+        rest = colon + port
     if rest and not (rest.startswith(":") and rest[1:].isascii() and rest[1:].isdigit()):
         return None
     return name or None
