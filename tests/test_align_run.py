@@ -5,6 +5,7 @@ prediction-powered means of a run."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -173,6 +174,70 @@ def test_cli_table_json_and_ppi(server, tmp_path, monkeypatch):
     assert "has a label for 'context_recall'; labelled metrics: faithfulness" in " ".join(unlabelled.output.split())
     bad = CliRunner().invoke(app, ["align", "--judge", judge])
     assert bad.exit_code == 2 and "give a LABELS file or --benchmark" in " ".join(bad.output.split())
+
+
+def test_cli_piped_prints_whole_plain_rows_and_json_to_stdout_with_json_dash(server, tmp_path, monkeypatch):
+    """Piped (CliRunner's stdout is no terminal; rich would draw 80 columns and cut cells to
+    "fait…", "[0.7…"), every table is a "# title" line, a tab-separated header and rows, and
+    no line is wrapped; ``--json -`` puts the report's JSON alone on stdout, the tables on
+    stderr."""
+    import re
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(r) + "\n" for r in records()), encoding="utf-8")
+    judge = f"openai:mock@{server.base_url}"
+    args = ["align", str(labels), "--judge", judge, "--resamples", "200", "-q", "--show", "1"]
+    runner = CliRunner()
+    piped = runner.invoke(app, args)
+    assert piped.exit_code == 0, piped.output
+    lines = piped.stdout.splitlines()
+    assert "…" not in piped.stdout and "─" not in piped.stdout and "│" not in piped.stdout
+    at = lines.index(f"# agreement with the labels: judge {judge}, layout bundled (value [95% bootstrap interval])")
+    assert lines[at + 1].split("\t") == ["metric", "n", "accuracy", "balanced acc.", "Cohen's kappa", "Spearman",
+                                         "Kendall", "pairwise acc.", "judge mean", "label mean"]
+    row = lines[at + 2].split("\t")
+    assert row[:2] == ["faithfulness", "8"] and row[8:] == ["0.479", "0.375"]
+    assert all(re.fullmatch(r"-?\d\.\d{3} \[-?\d\.\d{3}, -?\d\.\d{3}\]", cell) for cell in row[2:8]), row
+    assert row[2].startswith("0.625 [") and row[4].startswith("0.250 [")
+    assert lines[at + 3] == ""
+    assert ("faithfulness at threshold 0.5: judge yes & person yes 2, judge yes & person no 2, judge no & person "
+            "yes 1, judge no & person no 3") in lines
+    assert any(line.startswith("  s4: judge 0.50, person 0: ") and line.endswith("; person: Lyon is made up")
+               for line in lines)
+    monkeypatch.chdir(tmp_path)
+    dashed = runner.invoke(app, [*args, "--json", "-"])
+    assert dashed.exit_code == 0, dashed.output
+    assert not Path("-").exists()
+    data = json.loads(dashed.stdout)
+    assert data["runs"][0]["metrics"]["faithfulness"]["cohen_kappa"]["value"] == pytest.approx(0.25)
+    assert "# agreement with the labels" in dashed.stderr and "report written" not in dashed.stderr
+
+
+def test_a_terminal_80_columns_wide_gets_the_table_turned_not_cut(server):
+    """Ten columns of intervals do not fit 80 columns: drawn as they are, rich cut every cell
+    ("fait…", "[0.2…"); turned, each statistic is a line and each value whole."""
+    import io
+
+    from rich.console import Console
+
+    from ragmeter.cli.align import print_report
+
+    report = align(labels_from_records(records()), ["faithfulness"], judge=f"openai:mock@{server.base_url}",
+                   cache=False, resamples=200)
+    screen = io.StringIO()
+    print_report(report, 1, Console(file=screen, width=80, force_terminal=True, color_system=None))
+    text = screen.getvalue()
+    assert "…" not in text and max(len(line) for line in text.splitlines() if "│" in line) <= 80
+    m = report.runs[0].metrics["faithfulness"]
+    lines = [" ".join(line.replace("│", " ").replace("┃", " ").split()) for line in text.splitlines()]
+    assert "metric faithfulness" in lines
+    for label, stat in (("accuracy", m.accuracy), ("balanced acc.", m.balanced_accuracy),
+                        ("Cohen's kappa", m.cohen_kappa), ("pairwise acc.", m.pairwise_accuracy)):
+        assert f"{label} {stat.text()}" in lines, label
+    assert "judge mean 0.479" in lines and "label mean 0.375" in lines
+    wide = io.StringIO()  # wide enough: drawn as it is
+    print_report(report, 1, Console(file=wide, width=250, force_terminal=True, color_system=None))
+    assert any(line.split("│")[1].strip() == "faithfulness" for line in wide.getvalue().splitlines() if "│" in line)
 
 
 def test_per_task_layout_through_get_judge():

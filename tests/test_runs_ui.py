@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import socket
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -19,10 +21,12 @@ pytest.importorskip("fastapi", reason="the UI needs fastapi: pip install 'ragmet
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ragmeter import evaluate  # noqa: E402
+from ragmeter.errors import UnsafeAccess  # noqa: E402
 from ragmeter.runs import Record, RunStore  # noqa: E402
 from ragmeter.ui import create_app, required_token  # noqa: E402
 
 XSS = "<img src=x onerror=alert(1)>"
+LOCAL = "http://127.0.0.1:8765"  # the test client's own "testserver" is a foreign Host to the UI
 METRICS = ["token_f1", "exact_match"]
 
 
@@ -53,7 +57,7 @@ def recorded(tmp_path_factory) -> tuple[str, str, str]:
 
 def test_api_lists_runs_trends_and_compares(recorded):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     runs = client.get("/api/runs").json()
     assert [r["id"] for r in runs] == [b, a]
     assert client.get("/api/runs", params={"tag": "v1"}).json()[0]["id"] == a
@@ -80,7 +84,7 @@ def test_api_lists_runs_trends_and_compares(recorded):
 
 def test_the_compare_page_and_its_report_name_each_run_by_its_store_id(recorded):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     store = RunStore(url)
     identities = [store.load(r).info.run_id for r in (a, b)]
     page = client.get("/compare", params={"a": a[:5], "b": b[:5]}).text
@@ -93,7 +97,7 @@ def test_the_compare_page_and_its_report_name_each_run_by_its_store_id(recorded)
 
 def test_api_compare_names_what_differs_between_the_runs(recorded, tmp_path):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     assert client.get("/api/compare", params={"a": a, "b": b}).json()["differences"] == []
     other = Record(store=url)
     evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
@@ -107,9 +111,43 @@ def test_api_compare_names_what_differs_between_the_runs(recorded, tmp_path):
         RunStore(url).delete(other.run)  # the module's store keeps its two runs
 
 
+def set_started(url: str, started: dict[str, float]) -> None:
+    with sqlite3.connect(url) as db:
+        db.executemany("UPDATE runs SET started = ? WHERE id = ?", [(t, run) for run, t in started.items()])
+
+
+def test_trend_time_axis_is_padded_to_an_hour_at_least(tmp_path):
+    """One run, or runs within a second, would get an axis a millisecond wide, labelled in
+    sub-millisecond steps: the API gives each point its UTC time and the chart an explicit
+    range, padded by half an hour each side at least (a twentieth of the span beyond that)."""
+    url = str(tmp_path / "runs.db")
+    ids = []
+    for _ in range(3):
+        record = Record(store=url)
+        evaluate(write_rows(tmp_path / "testset.jsonl", 3), ["token_f1"], record=record, show_progress=False,
+                 cache=False, journal=False)
+        ids.append(record.run)
+    client = TestClient(create_app(url), base_url=LOCAL)
+    dataset = client.get("/api/datasets").json()[0]["dataset"]
+
+    t0 = 1_714_564_800.0  # 2024-05-01 12:00:00 UTC
+    set_started(url, {ids[0]: t0, ids[1]: t0 + 0.0004, ids[2]: t0 + 0.9})  # within a second
+    trend = client.get("/api/trend", params={"dataset": dataset}).json()
+    assert [p["at"] for p in trend["metrics"]["token_f1"]] == [
+        "2024-05-01 12:00:00.000", "2024-05-01 12:00:00.000", "2024-05-01 12:00:00.900"]
+    assert trend["time_range"] == ["2024-05-01 11:30:00.000", "2024-05-01 12:30:00.900"]
+
+    set_started(url, {ids[0]: t0, ids[1]: t0 + 10 * 86400, ids[2]: t0 + 20 * 86400})  # 20 days: pad 1 day
+    trend = client.get("/api/trend", params={"dataset": dataset}).json()
+    assert trend["time_range"] == ["2024-04-30 12:00:00.000", "2024-05-22 12:00:00.000"]
+
+    only = client.get("/api/trend", params={"dataset": dataset, "tag": "no-such-tag"}).json()
+    assert only["runs"] == 0 and only["time_range"] is None
+
+
 def test_pages_load_only_local_assets(recorded):
     url, a, b = recorded
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     for page in ("/", f"/compare?a={a}&b={b}"):
         text = client.get(page).text
         assert "http://" not in text and "https://" not in text  # no CDN
@@ -120,27 +158,147 @@ def test_pages_load_only_local_assets(recorded):
 
 def test_token_is_checked_on_every_page_and_api_call_and_never_logged(recorded, caplog):
     url, a, b = recorded
-    client = TestClient(create_app(url, token="s3cret-token"))
+    client = TestClient(create_app(url, token="s3cret-token-of-23-chrs"), base_url=LOCAL)
     caplog.set_level(logging.WARNING, logger="ragmeter.ui")
     for path in ("/", "/api/runs", f"/compare?a={a}&b={b}", "/assets/ui.js", f"/report?run={a}"):
         assert client.get(path).status_code == 401, path
     assert client.get("/api/runs", headers={"Authorization": "Bearer wrong"}).status_code == 401
     assert client.get("/api/runs?token=wrong-guess").status_code == 401
-    assert client.get("/api/runs", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200
-    opened = client.get("/?token=s3cret-token")  # the link a user opens: sets the cookie
-    assert opened.status_code == 200 and "HttpOnly" in opened.headers["set-cookie"]
+    assert client.get("/api/runs", headers={"Authorization": "Bearer s3cret-token-of-23-chrs"}).status_code == 200
+    opened = client.get("/?token=s3cret-token-of-23-chrs")  # the link a user opens: sets the cookie
+    assert opened.status_code == 200 and opened.url == LOCAL + "/"  # and sends it on without the token
     assert client.get("/api/runs").status_code == 200  # the cookie now rides along
     assert "refused GET /api/runs from" in caplog.text
-    assert "s3cret-token" not in caplog.text and "wrong-guess" not in caplog.text
+    assert "s3cret-token-of-23-chrs" not in caplog.text and "wrong-guess" not in caplog.text
 
 
-def test_binding_beyond_loopback_requires_a_token():
+def test_the_token_link_sets_a_cookie_and_redirects_to_the_same_url_without_the_token(recorded):
+    url, a, b = recorded
+    token = "s3cret-token-of-23-chrs"
+    client = TestClient(create_app(url, token=token), base_url=LOCAL)
+    for link, clean in ((f"/?token={token}", "/"),
+                        (f"/compare?a={a}&token={token}&b={b}", f"/compare?a={a}&b={b}"),
+                        (f"/report?run={a}&baseline=&token={token}", f"/report?run={a}&baseline="),
+                        (f"/api/runs?token={token}&tag=v%201", "/api/runs?tag=v%201"),
+                        (f"{LOCAL}//evil.example/x?token={token}", "/evil.example/x")):  # never to another site
+        opened = client.get(link, follow_redirects=False)
+        assert opened.status_code == 303, link
+        assert opened.headers["location"] == clean
+        assert opened.content == b"" and opened.headers["cache-control"] == "no-store"
+        assert opened.headers["set-cookie"].startswith("ragmeter_session=")
+    assert client.get(f"/compare?a={a}&b={b}").status_code == 200  # with the cookie just set
+    assert client.get(f"/?token={token}").url == LOCAL + "/"  # a browser lands on the clean URL
+    wrong = client.get("/?token=wrong-guess-wrong-guess", follow_redirects=False)
+    assert wrong.status_code == 401 and "set-cookie" not in wrong.headers
+
+
+def test_the_cookie_holds_a_value_derived_from_the_token_never_the_token(recorded):
+    url, _, _ = recorded
+    token = "s3cret-token-of-23-chrs"
+    app = create_app(url, token=token)
+    set_cookie = TestClient(app, base_url=LOCAL).get(f"/?token={token}", follow_redirects=False).headers["set-cookie"]
+    value = set_cookie.split(";")[0].removeprefix("ragmeter_session=")
+    assert set_cookie == f"ragmeter_session={value}; HttpOnly; SameSite=Strict; Path=/"
+    assert re.fullmatch("[0-9a-f]{64}", value) and token not in set_cookie  # HMAC-SHA256, hex
+    again = TestClient(app, base_url=LOCAL).get(f"/?token={token}", follow_redirects=False).headers["set-cookie"]
+    assert again == set_cookie  # one value per process
+    assert TestClient(app, base_url=LOCAL, cookies={"ragmeter_session": value}).get("/api/runs").status_code == 200
+    for name, held in (("ragmeter_session", token), ("ragmeter_token", token), ("ragmeter_session", value[:-1]),
+                       ("ragmeter_session", value + "0"), ("ragmeter_session", "g" * 64)):
+        assert TestClient(app, base_url=LOCAL, cookies={name: held}).get("/api/runs").status_code == 401, held
+    latin = TestClient(app, base_url=LOCAL).get("/api/runs", headers={"Cookie": b"ragmeter_session=" + b"\xe9" * 64})
+    assert latin.status_code == 401  # refused, not a server error
+    # another process (another key) does not take this one's cookie
+    other = create_app(url, token=token)
+    assert TestClient(other, base_url=LOCAL, cookies={"ragmeter_session": value}).get("/api/runs").status_code == 401
+
+
+def test_a_page_opened_from_another_site_gets_its_strict_cookie_by_one_bounce(recorded):
+    """A link clicked on another site (chat, mail) navigates cross-site: the browser withholds
+    the SameSite=Strict cookie, also after the token link's redirect. The refused page reloads
+    itself once, now from this site, so the cookie rides along; then drops the marker."""
+    url, a, b = recorded
+    token = "s3cret-token-of-23-chrs"
+    client = TestClient(create_app(url, token=token), base_url=LOCAL)
+    assert 'content="0; url=/?bounced=1"' in client.get("/?&", headers={"Sec-Fetch-Site": "cross-site"}).text
+    bounce = client.get(f"/compare?a={a}&b={b}", headers={"Sec-Fetch-Site": "cross-site"})
+    assert bounce.status_code == 401 and bounce.headers["cache-control"] == "no-store"
+    assert f'<meta http-equiv="refresh" content="0; url=/compare?a={a}&amp;b={b}&amp;bounced=1">' in bounce.text
+    assert a not in bounce.text.replace(f"a={a}", "")  # the URL it was asked for, no data
+    for refused in (client.get(f"/compare?a={a}&b={b}&bounced=1"),  # cookie still missing: a plain 401
+                    client.get("/", headers={"Sec-Fetch-Site": "same-origin"}),  # the browser sent what it had
+                    client.get("/", headers={"Authorization": "Bearer wrong"}),  # not a browser
+                    client.get("/", headers={"Cookie": "ragmeter_session=stale"}),  # a cookie came: no use reloading
+                    client.get("/api/runs")):  # the API is not a page
+        assert refused.status_code == 401 and "refresh" not in refused.text, refused.url
+    client.get(f"/?token={token}")
+    back = client.get(f"/compare?a={a}&b={b}&bounced=1", follow_redirects=False)
+    assert back.status_code == 303 and back.headers["location"] == f"/compare?a={a}&b={b}"
+    assert "set-cookie" not in back.headers
+
+
+def test_binding_beyond_loopback_requires_a_token(tmp_path):
     assert required_token("127.0.0.1", None) is None
     assert required_token("::1", None) is None
-    assert required_token("0.0.0.0", "t") == "t"
+    assert required_token("0.0.0.0", "t" * 16) == "t" * 16
     for host in ("0.0.0.0", "192.168.1.5", "example.org"):
-        with pytest.raises(ValueError, match="access token"):
+        with pytest.raises(UnsafeAccess, match="access token"):
             required_token(host, None)
+        with pytest.raises(UnsafeAccess, match="access token"):
+            create_app(str(tmp_path / "runs.db"), host=host)  # the app itself will not serve them unguarded
+
+
+def test_the_docs_say_which_addresses_need_a_token_as_the_code_decides():
+    """docs/runs.md names the addresses that need no token and some that need one; each is
+    checked against ``required_token``, so the two cannot drift apart."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "runs.md").read_text(encoding="utf-8")
+    free = re.search(r"Binding to a loopback address needs no token: (.*?)\.\n", docs, re.S)
+    needed = re.search(r"Any other address or host name needs one: (.*?)\.\n", docs, re.S)
+    assert free and needed, "docs/runs.md: the sentences naming the addresses are missing"
+    free_hosts = re.findall(r"`([^`]+)`", free.group(1))
+    needed_hosts = re.findall(r"`([^`]+)`", needed.group(1))
+    assert free_hosts == ["localhost", "127.0.0.1", "127.0.0.2", "::1"]
+    assert needed_hosts == ["0.0.0.0", "::", "192.168.1.5", "myhost.lan", "localhost.localdomain"]
+    for host in free_hosts:
+        assert required_token(host, None) is None, host
+    for host in needed_hosts:
+        with pytest.raises(UnsafeAccess):
+            required_token(host, None)
+    assert "other address requires" not in docs and "other than 127.0.0.1" not in docs
+
+
+def test_a_token_shorter_than_16_characters_is_refused(recorded):
+    url, _, _ = recorded
+    for host in ("127.0.0.1", "0.0.0.0"):
+        with pytest.raises(UnsafeAccess) as refused:
+            required_token(host, "x" * 15)
+        assert str(refused.value) == ("the access token has 15 characters; give one of at least 16 "
+                                      "(e.g. python -c 'import secrets; print(secrets.token_urlsafe(24))')")
+    assert isinstance(refused.value, ValueError)
+    with pytest.raises(UnsafeAccess, match="at least 16"):
+        create_app(url, token="s3cret")
+    assert required_token("127.0.0.1", "x" * 16) == "x" * 16
+
+
+def test_cli_ui_refuses_a_short_token_in_one_line_and_exit_2(monkeypatch):
+    from typer.testing import CliRunner
+
+    import ragmeter.ui
+    from ragmeter.cli.app import app
+
+    served: list[tuple] = []
+    monkeypatch.setattr(ragmeter.ui, "serve", lambda *args, **kwargs: served.append((args, kwargs)))
+    monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
+    for args, env in ((["--token", "x" * 15], {}), ([], {"RAGMETER_UI_TOKEN": "short"}),
+                      (["--host", "0.0.0.0", "--token", "tok"], {})):
+        result = CliRunner().invoke(app, ["ui", *args], env=env)
+        assert result.exit_code == 2, result.output
+        assert len(result.output.splitlines()) == 1, result.output
+        assert result.output.startswith("error: the access token has ") and "at least 16" in result.output
+    assert served == []
+    started = CliRunner().invoke(app, ["ui"], env={"RAGMETER_UI_TOKEN": "x" * 16})
+    assert started.exit_code == 0, started.output
+    assert [kwargs["token"] for _, kwargs in served] == ["x" * 16]
 
 
 def test_cli_ui_refuses_a_public_address_without_a_token(monkeypatch):
@@ -150,7 +308,33 @@ def test_cli_ui_refuses_a_public_address_without_a_token(monkeypatch):
 
     monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
     result = CliRunner().invoke(app, ["ui", "--host", "0.0.0.0"])
-    assert result.exit_code == 2 and "access token" in result.output
+    assert result.exit_code == 2
+    assert result.output == ("error: binding to 0.0.0.0 makes the runs readable from other machines: set an access "
+                             "token in $RAGMETER_UI_TOKEN (--token works too, but every user of this machine sees it "
+                             "in ps)\n")
+
+
+def test_cli_ui_steers_the_token_to_the_environment_variable(monkeypatch):
+    """A command-line argument is readable by every user of the machine (``ps``, /proc);
+    the environment of a process is not."""
+    from typer.testing import CliRunner
+
+    import ragmeter.ui
+    from ragmeter.cli.app import app
+
+    monkeypatch.setattr(ragmeter.ui, "serve", lambda *args, **kwargs: None)
+    monkeypatch.delenv("RAGMETER_UI_TOKEN", raising=False)
+    shown = " ".join(CliRunner().invoke(app, ["ui", "--help"]).output.replace("│", " ").split())
+    assert "Prefer $RAGMETER_UI_TOKEN: a --token value is visible to every user of this machine (ps)." in shown
+    assert "Anything but loopback needs an access token: set $RAGMETER_UI_TOKEN." in shown
+    import ragmeter.cli.ui as cli_ui  # its copies (the CLI loads without fastapi) are the UI's values
+
+    assert (cli_ui.ENV_TOKEN, cli_ui.MIN_TOKEN_LENGTH) == (ragmeter.ui.ENV_TOKEN, ragmeter.ui.MIN_TOKEN_LENGTH)
+    note = ("note: --token is visible to every user of this machine (ps); set $RAGMETER_UI_TOKEN instead")
+    given = CliRunner().invoke(app, ["ui", "--token", "x" * 16])
+    assert given.exit_code == 0 and given.output.splitlines()[0] == note
+    from_env = CliRunner().invoke(app, ["ui"], env={"RAGMETER_UI_TOKEN": "x" * 16})
+    assert from_env.exit_code == 0 and "note:" not in from_env.output
 
 
 # ---------------------------------------------------------------- in a real browser
@@ -171,7 +355,8 @@ def server(recorded) -> Iterator[str]:
 
     url, _, _ = recorded
     port = free_port()
-    config = uvicorn.Config(create_app(url, token="tok-123"), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(url, token="tok-123-of-19-chars"), host="127.0.0.1", port=port,
+                            log_level="warning")
     the_server = uvicorn.Server(config)
     thread = threading.Thread(target=the_server.run, daemon=True)
     thread.start()
@@ -191,8 +376,10 @@ def test_real_server_answers_401_without_the_token_and_200_with_it(server):
 
     assert httpx.get(server + "/api/runs").status_code == 401
     assert httpx.get(server + "/").status_code == 401
-    assert httpx.get(server + "/api/runs", headers={"Authorization": "Bearer tok-123"}).status_code == 200
-    assert httpx.get(server + "/?token=tok-123").status_code == 200
+    assert httpx.get(server + "/api/runs", headers={"Authorization": "Bearer tok-123-of-19-chars"}).status_code == 200
+    opened = httpx.get(server + "/?token=tok-123-of-19-chars")
+    assert opened.status_code == 303 and opened.headers["location"] == "/"
+    assert httpx.get(server + "/", cookies=opened.cookies).status_code == 200
 
 
 def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_with_it(recorded):
@@ -204,7 +391,7 @@ def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_w
     url, _, _ = recorded
     port = free_port()
     token = required_token("0.0.0.0", "tok-all-interfaces")
-    the_server = uvicorn.Server(uvicorn.Config(create_app(url, token=token), host="0.0.0.0", port=port,
+    the_server = uvicorn.Server(uvicorn.Config(create_app(url, token=token, host="0.0.0.0"), host="0.0.0.0", port=port,
                                                log_level="warning"))
     thread = threading.Thread(target=the_server.run, daemon=True)
     thread.start()
@@ -217,7 +404,9 @@ def test_server_bound_to_every_interface_answers_401_without_the_token_and_200_w
         assert httpx.get(base + "/api/runs").status_code == 401
         assert httpx.get(base + "/").status_code == 401
         assert httpx.get(base + "/api/runs", headers={"Authorization": "Bearer tok-all-interfaces"}).status_code == 200
-        assert httpx.get(base + "/?token=tok-all-interfaces").status_code == 200
+        opened = httpx.get(base + "/?token=tok-all-interfaces")
+        assert opened.status_code == 303 and opened.headers["location"] == "/"
+        assert httpx.get(base + "/", cookies=opened.cookies).status_code == 200
     finally:
         the_server.should_exit = True
         thread.join(timeout=10)
@@ -251,7 +440,7 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
 
     _, a, b = recorded
     driver.get_log("browser")
-    driver.get(server + "/?token=tok-123")
+    driver.get(server + "/?token=tok-123-of-19-chars")
     rows = wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr")
                     if len(d.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr")) == 2 else False)
     assert [r.get_attribute("data-run") for r in rows] == [b, a]
@@ -263,6 +452,10 @@ def test_browser_runs_table_trend_chart_and_compare_view(server, recorded, drive
     points = driver.execute_script("var t = document.getElementById('trend-0').data[0]; "
                                    "return [t.y.length, t.error_y.array.length];")
     assert points == [2, 2]
+    # two runs seconds apart: the time axis spans an hour, its ticks whole minutes, no sub-second steps
+    ticks = driver.execute_script("return Array.from(document.querySelectorAll('#trend-0 .xtick text'))"
+                                  ".map(function (t) { return t.textContent; });")
+    assert ticks and not any(re.search(r":\d\d\.\d", t) for t in ticks), ticks
     # pick A and B, compare
     driver.find_element(By.CSS_SELECTOR, f"input[name=pick-a][value='{a}']").click()
     driver.find_element(By.CSS_SELECTOR, f"input[name=pick-b][value='{b}']").click()
@@ -294,13 +487,30 @@ def test_browser_compare_view_warns_when_the_test_sets_differ(server, recorded, 
     evaluate(write_rows(tmp_path / "other.jsonl", 6), METRICS, record=other, show_progress=False, cache=False,
              journal=False)
     try:
-        driver.get(f"{server}/compare?a={a}&b={other.run}&token=tok-123")
+        driver.get(f"{server}/compare?a={a}&b={other.run}&token=tok-123-of-19-chars")
         warning = wait_for(driver, lambda d: d.find_element(By.ID, "compare-warning")
                            if d.find_element(By.ID, "compare-warning").is_displayed() else False)
         assert warning.text.startswith("warning: A and B differ in test set (A testset.jsonl ")
         assert ", B other.jsonl " in warning.text
     finally:
         RunStore(url).delete(other.run)
+
+
+def test_browser_follows_a_token_link_from_another_site_to_the_clean_url_with_its_cookie(server, recorded, driver):
+    """The link as shared in a chat: clicked on a page of another site (here a data: URL, an
+    opaque origin), so the navigation is cross-site and Chromium withholds the SameSite=Strict
+    cookie on the redirect's target; the page's one reload brings it. The address bar ends
+    on the URL without the token, and the page shows the comparison."""
+    from selenium.webdriver.common.by import By
+
+    _, a, b = recorded
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    link = f"{server}/compare?a={a}&token=tok-123-of-19-chars&b={b}"
+    driver.get(f"data:text/html,<a id=go href='{link}'>the comparison</a>")
+    driver.find_element(By.ID, "go").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#moved-table tbody tr.moved") or False)
+    assert driver.current_url == f"{server}/compare?a={a}&b={b}"
+    assert "tok-123" not in driver.execute_script("return document.cookie")  # HttpOnly: not even the HMAC
 
 
 def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):
@@ -311,7 +521,7 @@ def test_a_source_name_with_several_test_sets_gets_one_trend(tmp_path):
         folder.mkdir()
         evaluate(write_rows(folder / "production-window.jsonl", n), METRICS, record=url, show_progress=False,
                  cache=False, journal=False)
-    client = TestClient(create_app(url))
+    client = TestClient(create_app(url), base_url=LOCAL)
     sets = client.get("/api/datasets").json()
     assert sets[0] == {"dataset": "production-window.jsonl", "name": "production-window.jsonl, every version",
                        "runs": 2}

@@ -7,6 +7,8 @@ result file read back, a CI log or a dashboard can group failures by cause.
 ``transient`` says whether trying again later may succeed (rate limits, timeouts, a server
 that was down, a reply that was cut off). A resumed run recomputes transient failures and
 keeps the others; the engine asks the error, never a list of kinds.
+
+A few errors here stop a command before it does anything (``UnsafeAccess``).
 """
 
 from __future__ import annotations
@@ -165,6 +167,14 @@ class RunStillRecording(RunStoreError):
     ``running``). Deleting it under that evaluation loses the run either way; refusing
     protects the common case, and ``--force`` serves the other (a run left ``running`` by a
     process that was killed)."""
+
+
+# --- serving runs ------------------------------------------------------------------------
+
+
+class UnsafeAccess(RagmeterError, ValueError):
+    """``ragmeter ui`` would let people read the runs who should not: bound beyond loopback
+    with no access token, or given a token short enough to guess. The UI does not start."""
 
 
 class ErrorInfo(BaseModel):

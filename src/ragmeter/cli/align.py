@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import check_setup, plain_errors
 from ragmeter.extras import check
+from ragmeter.cli.readable import print_line, print_table
 
 LAYOUT_CHOICES = {"bundled": ("bundled",), "per_task": ("per_task",), "both": ("bundled", "per_task")}
 
@@ -31,9 +33,10 @@ def parse_thresholds(values: list[str]) -> dict[str, float]:
     return thresholds
 
 
-def print_report(report, show: int) -> None:
+def print_report(report, show: int, console: Console = out) -> None:
     """Agreement per layout and metric, the layouts side by side, the confusion tables and
-    the first ``show`` disagreements of each metric."""
+    the first ``show`` disagreements of each metric, on ``console``: tables drawn on a
+    terminal, turned on a narrow one, plain rows in a pipe (``ragmeter.cli.readable``)."""
     if report.benchmark is not None:
         b = report.benchmark
         fmt = lambda v: "n/a" if v is None else f"{v:.3f}"  # noqa: E731
@@ -44,7 +47,7 @@ def print_report(report, show: int) -> None:
         table.add_row(b.benchmark, f"{b.scored}/{b.answers}", fmt(b.auroc), fmt(b.auroc_length_matched),
                       fmt(b.pair_accuracy), fmt(b.pair_accuracy_length_matched),
                       f"{fmt(b.baseline_length_auroc)} / {fmt(b.baseline_length_auroc_length_matched)}")
-        out.print(table)
+        print_table(console, table)
     for run in report.runs:
         table = Table("metric", "n", "accuracy", "balanced acc.", "Cohen's kappa", "Spearman", "Kendall",
                       "pairwise acc.", "judge mean", "label mean",
@@ -56,7 +59,7 @@ def print_report(report, show: int) -> None:
                           m.cohen_kappa.text(), m.spearman.text(), m.kendall.text(), m.pairwise_accuracy.text(),
                           "n/a" if m.judge_mean is None else f"{m.judge_mean:.3f}",
                           "n/a" if m.label_mean is None else f"{m.label_mean:.3f}")
-        out.print(table)
+        print_table(console, table)
     if len(report.runs) > 1:
         table = Table("layout", "calls", "prompt tokens", "completion tokens", "seconds",
                       *(f"{n} bal. acc." for n in report.runs[0].metrics),
@@ -64,18 +67,18 @@ def print_report(report, show: int) -> None:
         for run in report.runs:
             table.add_row(run.layout, str(run.calls), str(run.prompt_tokens), str(run.completion_tokens),
                           f"{run.seconds:.1f}", *(m.balanced_accuracy.text() for m in run.metrics.values()))
-        out.print(table)
+        print_table(console, table)
     first = report.runs[0]
     for name, m in first.metrics.items():
         c = m.confusion
-        out.print(f"{name} at threshold {m.threshold:g}: judge yes & person yes {c['tp']}, judge yes & person no "
-                  f"{c['fp']}, judge no & person yes {c['fn']}, judge no & person no {c['tn']}", highlight=False)
+        print_line(console, f"{name} at threshold {m.threshold:g}: judge yes & person yes {c['tp']}, judge yes & "
+                   f"person no {c['fp']}, judge no & person yes {c['fn']}, judge no & person no {c['tn']}")
         for d in m.disagreements[:show]:
             who = d.id or f"row {d.row}"
             note = f"; person: {d.note}" if d.note else ""
-            out.print(f"  {who}: judge {d.score:.2f}, person {d.label:g}: {d.reason}{note}", markup=False, highlight=False)
+            print_line(console, f"  {who}: judge {d.score:.2f}, person {d.label:g}: {d.reason}{note}")
         if len(m.disagreements) > show:
-            out.print(f"  ... and {len(m.disagreements) - show} more disagreements (--json has them all)")
+            print_line(console, f"  ... and {len(m.disagreements) - show} more disagreements (--json has them all)")
 
 
 def _optimize(labels, chosen, judge, embedder, prompt_set, test_share, seed, thresholds, options, cache,
@@ -119,7 +122,7 @@ def align_command(
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap (and of the --optimize split)."),
     prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults.", exists=True, dir_okay=False),
     result_path: Optional[Path] = typer.Option(None, "--result", help="A result file of the same judge: also print its metrics' prediction-powered means (corrected by the judge's measured bias)."),
-    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the whole report (every statistic, interval and disagreement) as JSON."),
+    json_path: Optional[Path] = typer.Option(None, "--json", help="Write the whole report (every statistic, interval and disagreement) as JSON to this file; - prints it on stdout (the tables then go to stderr)."),
     show: int = typer.Option(10, "--show", min=0, help="Disagreements printed per metric."),
     optimize: bool = typer.Option(False, "--optimize", help="Tune the judge's prompt for the (first) metric on a seeded train split: few-shot examples from disagreements, instructions rewritten by the judge; report test agreement before and after."),
     test_share: float = typer.Option(0.5, "--test-share", min=0.05, max=0.95, help="With --optimize: share of the labels held out for the test split."),
@@ -177,7 +180,9 @@ def align_command(
     except (ValueError, TypeError, FileNotFoundError, KeyError) as exc:
         err.print(f"[red]error:[/red] {exc}", highlight=False)
         raise typer.Exit(2)
-    print_report(report, show)
+    to_stdout = json_path is not None and str(json_path) == "-"
+    shown = err if to_stdout else out  # with --json -, stdout carries the JSON alone
+    print_report(report, show, shown)
     if result_path is not None:
         from ragmeter.result import EvaluationResult
 
@@ -192,7 +197,9 @@ def align_command(
                       title=f"means of {result_path.name} with {confidence:.0%} intervals")
         for name, s in means.items():
             table.add_row(name, *(f"{m.mean:.3f} [{m.low:.3f}, {m.high:.3f}]" for m in (s.naive, s.labels_only, s.ppi)))
-        out.print(table)
-    if json_path is not None:
+        print_table(shown, table)
+    if to_stdout:
+        typer.echo(report.to_json())
+    elif json_path is not None:
         json_path.write_text(report.to_json(), encoding="utf-8")
         err.print(f"report written to {json_path}")

@@ -2,10 +2,12 @@
 
     from ragmeter.ui import create_app, serve
     serve(host="127.0.0.1", port=8765)              # the default store
-    app = create_app("runs.db", token="s3cret")     # an ASGI app, for tests or another server
+    app = create_app("runs.db", token=os.environ["RAGMETER_UI_TOKEN"])  # an ASGI app (tests, another server)
 
-Bound to anything but loopback, it needs an access token (``--token`` or
-``$RAGMETER_UI_TOKEN``), checked on every page and API call.
+Bound to anything but loopback, it needs an access token of at least 16 characters
+(``$RAGMETER_UI_TOKEN``; ``--token`` too, but others see a command line in ``ps``), checked on
+every page and API call. It answers only requests addressed to a loopback name or the name it
+is bound to (``ragmeter.ui._hosts``).
 """
 
 from __future__ import annotations
@@ -16,17 +18,16 @@ require("ui", "fastapi", "ragmeter ui")  # before the app's own imports: one lin
 
 from ragmeter.runs import RunStore  # noqa: E402
 from ragmeter.ui._app import create_app  # noqa: E402
-from ragmeter.ui._auth import ENV_TOKEN, is_loopback, required_token  # noqa: E402
+from ragmeter.ui._auth import ENV_TOKEN, MIN_TOKEN_LENGTH, is_loopback, required_token  # noqa: E402
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, *, store: RunStore | str | None = None,
           token: str | None = None) -> None:
-    """Serve the UI with uvicorn until interrupted; ``ValueError`` when ``host`` is not
-    loopback and no token is given."""
+    """Serve the UI with uvicorn until interrupted; ``UnsafeAccess`` (a ``ValueError``) when
+    ``host`` is not loopback and no token is given, or the token is short."""
     import uvicorn
 
-    checked = required_token(host, token)
-    uvicorn.run(create_app(store, token=checked), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(store, token=token, host=host), host=host, port=port, log_level="warning")
 
 
-__all__ = ["ENV_TOKEN", "create_app", "is_loopback", "required_token", "serve"]
+__all__ = ["ENV_TOKEN", "MIN_TOKEN_LENGTH", "create_app", "is_loopback", "required_token", "serve"]

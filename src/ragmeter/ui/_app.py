@@ -26,7 +26,9 @@ from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
 from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs, run_differences
-from ragmeter.ui._auth import TokenGuard
+from ragmeter.ui._auth import TokenGuard, required_token
+from ragmeter.ui._hosts import HostGuard, allowed_names
+from ragmeter.ui._trend import trend_data
 
 LOADED_RUNS = 4
 """Finished runs kept loaded for the compare view (a run does not change once finished)."""
@@ -95,13 +97,19 @@ each. The report below has every sample in full (click a row for its contexts, r
 """
 
 
-def create_app(store: RunStore | str | None = None, *, token: str | None = None) -> FastAPI:
+def create_app(store: RunStore | str | None = None, *, token: str | None = None,
+               host: str = "127.0.0.1") -> FastAPI:
     """The web app over ``store`` (a ``RunStore``, a path or URL, or the default store);
-    with ``token`` every request must carry it (see ``ragmeter.ui._auth``)."""
+    with ``token`` every request must carry it (see ``ragmeter.ui._auth``; ``UnsafeAccess``
+    for a short token, or none where one is needed). ``host`` is the address it is served
+    on: requests addressed to any name but it and the loopback names are refused (see
+    ``ragmeter.ui._hosts``), so give the real one."""
+    token = required_token(host, token)  # before the store: nothing opened for an app that must not run
     the_store = store if isinstance(store, RunStore) else RunStore(store)
     app = FastAPI(title="ragmeter runs", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     if token:
         app.add_middleware(TokenGuard, token=token)
+    app.add_middleware(HostGuard, names=allowed_names(host))  # added last: runs first
     loaded: OrderedDict[str, Any] = OrderedDict()
     lock = threading.Lock()  # sync endpoints run on a thread pool
 
@@ -155,18 +163,9 @@ def create_app(store: RunStore | str | None = None, *, token: str | None = None)
 
     @app.get("/api/trend")
     def trend(dataset: str, tag: str | None = None) -> dict[str, Any]:
-        """Per metric, a point per finished run of ``dataset``, oldest first."""
-        runs = the_store.trend(dataset, tag=tag or None)
-        metrics = list(dict.fromkeys(m for r in runs for m in r.metrics))
-        series = {}
-        for metric in metrics:
-            series[metric] = [
-                {"run": r.id, "started": r.started, "mean": r.summary[metric].mean, "ci_low": r.summary[metric].ci_low,
-                 "ci_high": r.summary[metric].ci_high, "branch": r.git_branch, "commit": r.git_commit,
-                 "tags": r.tags}
-                for r in runs if r.summary and metric in r.summary and r.summary[metric].mean is not None
-            ]
-        return {"dataset": dataset, "runs": len(runs), "metrics": series}
+        """Per metric, a point per finished run of ``dataset``, oldest first, and the time
+        range the charts share (see ``ragmeter.ui._trend``)."""
+        return trend_data(dataset, the_store.trend(dataset, tag=tag or None))
 
     @app.get("/api/compare", response_model=RunComparison)
     def compare(a: str, b: str, k: int = Query(5, ge=0, le=100)) -> RunComparison:

@@ -118,7 +118,7 @@
           if (typeof Plotly === "undefined") return;
           Plotly.newPlot(chart, [{
             type: "scatter", mode: "lines+markers", name: metric,
-            x: points.map(function (p) { return new Date(p.started * 1000); }),
+            x: points.map(function (p) { return p.at; }),  /* UTC, as the table */
             y: points.map(function (p) { return p.mean; }),
             error_y: {
               type: "data", symmetric: false,
@@ -130,7 +130,9 @@
             }),
             hovertemplate: "%{text}<br>mean %{y:.3f}<extra></extra>"
           }], {
+            /* the server's range: one run, or runs a moment apart, would get ticks a microsecond apart */
             height: 260, margin: { l: 44, r: 12, t: 10, b: 40 }, yaxis: { range: [0, 1.02], title: "mean" },
+            xaxis: trend.time_range ? { type: "date", range: trend.time_range } : { type: "date" },
             showlegend: false
           }, { displaylogo: false, responsive: true, displayModeBar: false });
         });
