@@ -151,6 +151,7 @@ def test_core_install_names_the_missing_extra_in_one_line(core_venv, tmp_path):
     (["align", "--benchmark", "halueval", "--judge", "openai:gpt-4o-mini"],
      "error: ragmeter align's agreement statistics needs scipy, which is not installed: "
      "pip install 'ragmeter[align]'"),
+    (["ui"], "error: ragmeter ui needs fastapi, which is not installed: pip install 'ragmeter[ui]'"),
     (["generate", str(ROOT / "src" / "ragmeter" / "sample_data" / "docs"), "--size", "2"],
      "error: the test-set generator needs torch, which is not installed: "
      "pip install 'ragmeter[local,docs]'"),

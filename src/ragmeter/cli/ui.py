@@ -7,7 +7,9 @@ from typing import Optional
 import typer
 
 from ragmeter.cli.console import app, err, setup_logging
+from ragmeter.cli.exits import plain_errors
 from ragmeter.errors import UnsafeAccess
+from ragmeter.extras import check
 
 ENV_TOKEN = "RAGMETER_UI_TOKEN"  # ragmeter.ui.ENV_TOKEN, not imported: `ragmeter --help` must not need fastapi
 MIN_TOKEN_LENGTH = 16  # ragmeter.ui.MIN_TOKEN_LENGTH
@@ -23,6 +25,8 @@ def ui(
     store: Optional[str] = typer.Option(None, "--store", help="Run store: a path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
 ) -> None:
     """Serve the runs table, trend charts and compare view (JSON API under /api)."""
+    with plain_errors():  # on a core install: one line naming [ui], exit 2, not a traceback
+        check("ui", "ragmeter ui")
     from ragmeter.cli.runs import open_store
     from ragmeter.ui import required_token, serve
 
