@@ -179,6 +179,21 @@ def test_credentials_in_urls_stay_out_of_the_api_result_and_python_logs(server, 
     assert all(r.query == f"token={QUERY_KEY}" for r in server.calls("/chat/completions"))
 
 
+def test_run_info_is_masked_whoever_built_it(tmp_path):
+    from ragmeter import EvaluationResult
+    from ragmeter.result import RunInfo
+
+    raw = {"run_id": "r", "ragmeter_version": "0", "metrics": {}, "started": 0.0,
+           "judge": f"my-judge@http://h/v1?PW={QUERY_KEY}", "embedder": f"e@https://alice:{PASSWORD}@h/v1",
+           "source": f"https://h/data.jsonl?X-Amz-Signature={QUERY_KEY}"}
+    info = RunInfo.model_validate(raw)  # a custom judge's name, an older result file
+    assert (info.judge, info.embedder, info.source) == (
+        "my-judge@http://h/v1?PW=***", "e@https://***@h/v1", "https://h/data.jsonl?X-Amz-Signature=***")
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"info": raw, "samples": []}))
+    assert QUERY_KEY not in EvaluationResult.load(old).model_dump_json()
+
+
 # --- 2. the judge's call options (timeout, attempts) reach the embedder too -----------------
 
 

@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.usage import Usage
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
@@ -40,6 +41,14 @@ class RunInfo(BaseModel):
     summary_metrics: list[str] = Field(default_factory=list)  # non-binary, higher is better
     lower_is_better: list[str] = Field(default_factory=list)  # metrics where a rise is worse (noise sensitivity)
     language: str | None = None
+
+    @field_validator("judge", "embedder", "source", "journal")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        # Every copy of a run's info (the --out file, the journal, the report, the run store,
+        # an export, the Hub) is made from this model: masked here, masked in all of them,
+        # whoever built it (a custom judge's name, an older result file loaded back).
+        return mask_secrets(value) if value else value
 
 
 class ErrorRow(BaseModel):

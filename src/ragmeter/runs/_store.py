@@ -16,9 +16,9 @@ from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.errors import RagmeterError
 from ragmeter.runs import _schema as schema
-from ragmeter.runs._mask import mask_text
 from ragmeter.runs._models import RunSummary
 
 ENV_STORE = "RAGMETER_RUNS"
@@ -97,7 +97,7 @@ class RunStore:
     @property
     def display_url(self) -> str:
         """The URL with any password masked, for messages."""
-        return mask_text(self.url)
+        return mask_secrets(self.url)
 
     def close(self) -> None:
         self.engine.dispose()
