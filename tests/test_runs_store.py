@@ -167,6 +167,20 @@ def flat(text: str) -> str:
     return "".join(text.split())
 
 
+@pytest.mark.parametrize(("store", "masked"), [
+    (f"postgresql+psycopg://alice:{STORE_PASSWORD}@127.0.0.1:1/r", "postgresql+psycopg://***@127.0.0.1:1/r"),
+    (f"sqlite://alice:{STORE_PASSWORD}@/x.db", "sqlite://***@/x.db"),
+])
+def test_a_store_that_cannot_be_opened_is_named_without_its_password(store, masked):
+    commands = [["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
+                ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]]
+    for command in commands:
+        done = runner.invoke(app, [*command, "--store", store])
+        assert done.exit_code == 2, (command, done.output)
+        assert STORE_PASSWORD not in flat(done.output), command
+        assert f"cannotopentherunstore{masked}" in flat(done.output), command
+
+
 def test_a_store_url_with_a_secret_parameter_is_masked_where_it_is_shown(tmp_path):
     store = f"sqlite:///{tmp_path / 'runs.db'}?pass={STORE_PASSWORD}"  # opens: SQLite ignores the parameter
     store_obj = RunStore(store)

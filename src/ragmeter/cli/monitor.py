@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.exits import print_error
 
 
 @app.command("monitor")
@@ -33,7 +34,7 @@ def monitor(
                              hours=hours or None, size=size, seed=seed, store=store, tags=tag, recent=recent,
                              show_progress=not quiet)
     except (ValueError, FileNotFoundError) as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False)
+        print_error(str(exc))  # masked: it may name the store or judge URL
         raise typer.Exit(2)
     if report.run is None:
         err.print(f"no traffic in the window ({report.window} records): nothing scored")

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from ragmeter.cli.console import app, err, out
+from ragmeter.cli.exits import print_error
 
 runs_app = typer.Typer(help="Runs recorded by `ragmeter evaluate` (see docs/runs.md).", no_args_is_help=True)
 app.add_typer(runs_app, name="runs")
@@ -28,12 +29,14 @@ def _num(value: float | None) -> str:
 
 
 def open_store(store: Optional[str]):
+    from ragmeter.calls.redact import mask_secrets
     from ragmeter.runs import RunStore
 
     try:
         return RunStore(store)
     except Exception as exc:  # a bad URL, a missing driver, a database that is down
-        err.print(f"[red]error:[/red] cannot open the run store {store or ''}: {exc}")
+        # the URL as typed holds its password, and a driver's message may quote it
+        print_error(mask_secrets(f"cannot open the run store {store or ''}: {exc}"))
         raise typer.Exit(2)
 
 
