@@ -181,6 +181,7 @@ def test_a_store_that_cannot_be_opened_is_named_without_its_password(store, mask
         assert f"cannotopentherunstore{masked}" in flat(done.output), command
 
 
+@pytest.mark.filterwarnings("ignore:Query string argument")  # SQLite ignores ?pass=, and says so
 def test_a_store_url_with_a_secret_parameter_is_masked_where_it_is_shown(tmp_path):
     store = f"sqlite:///{tmp_path / 'runs.db'}?pass={STORE_PASSWORD}"  # opens: SQLite ignores the parameter
     store_obj = RunStore(store)
