@@ -179,6 +179,45 @@ def test_credentials_in_urls_stay_out_of_the_api_result_and_python_logs(server, 
     assert all(r.query == f"token={QUERY_KEY}" for r in server.calls("/chat/completions"))
 
 
+def test_a_spec_that_is_refused_is_quoted_without_its_credentials(tmp_path):
+    from typer.testing import CliRunner
+
+    from ragmeter.cli.app import app
+    from ragmeter.embedders import get_embedder
+    from ragmeter.judges import parse_judge_spec
+
+    url = f"http://alice:{PASSWORD}@127.0.0.1:9/v1?pass={QUERY_KEY}"
+    for spec in (f"opnai:m@{url}", f"openai:@{url}"):
+        with pytest.raises(ValueError) as caught:
+            parse_judge_spec(spec)
+        assert PASSWORD not in str(caught.value) and QUERY_KEY not in str(caught.value)
+        assert "http://***@127.0.0.1:9/v1?pass=***" in str(caught.value)
+    for spec in (f"openai:@{url}", f"openai:m@ftp://alice:{PASSWORD}@h?pw={QUERY_KEY}", f"nope:m@{url}"):
+        with pytest.raises(ValueError) as caught:
+            get_embedder(spec, cache=False)
+        assert PASSWORD not in str(caught.value) and QUERY_KEY not in str(caught.value)
+    (tmp_path / "data.jsonl").write_text(json.dumps(PARIS) + "\n")
+    done = CliRunner().invoke(app, ["evaluate", str(tmp_path / "data.jsonl"), "-m", "faithfulness", "--no-record",
+                                    "--judge", f"opnai:m@{url}", "-q"])
+    assert done.exit_code == 2 and "unknown judge" in done.output
+    assert PASSWORD not in "".join(done.output.split()) and QUERY_KEY not in "".join(done.output.split())
+
+
+def test_run_info_is_masked_whoever_built_it(tmp_path):
+    from ragmeter import EvaluationResult
+    from ragmeter.result import RunInfo
+
+    raw = {"run_id": "r", "ragmeter_version": "0", "metrics": {}, "started": 0.0,
+           "judge": f"my-judge@http://h/v1?PW={QUERY_KEY}", "embedder": f"e@https://alice:{PASSWORD}@h/v1",
+           "source": f"https://h/data.jsonl?X-Amz-Signature={QUERY_KEY}"}
+    info = RunInfo.model_validate(raw)  # a custom judge's name, an older result file
+    assert (info.judge, info.embedder, info.source) == (
+        "my-judge@http://h/v1?PW=***", "e@https://***@h/v1", "https://h/data.jsonl?X-Amz-Signature=***")
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps({"info": raw, "samples": []}))
+    assert QUERY_KEY not in EvaluationResult.load(old).model_dump_json()
+
+
 # --- 2. the judge's call options (timeout, attempts) reach the embedder too -----------------
 
 

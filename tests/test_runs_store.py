@@ -18,7 +18,7 @@ from ragmeter import EvaluationResult, evaluate
 from ragmeter.cli.app import app
 from ragmeter.result import RunInfo, SampleResult
 from ragmeter.metrics.score import MetricScore
-from ragmeter.runs import Record, RunNotFound, RunRecorder, RunStore, mask_text
+from ragmeter.runs import Record, RunNotFound, RunRecorder, RunStore
 
 ROOT = Path(__file__).resolve().parents[1]
 METRICS = ["token_f1", "exact_match"]
@@ -122,7 +122,7 @@ def test_default_store_is_dot_ragmeter_in_the_current_folder(tmp_path, monkeypat
 
 
 def test_credentials_never_reach_the_store(tmp_path, store_url):
-    secret_judge = "openai:gpt-4o@https://bob:hunter2@llm.internal/v1?api-key=XYZSECRET&model=a"
+    secret_judge = "openai:gpt-4o@https://bob:hunter2@llm.internal/v1?api-key=XYZSECRET&model=a&pass=PASSSECRET&PW=PWSECRET"
     info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, judge=secret_judge,
                    embedder="openai:e@http://svc/v1?token=TOKSECRET", started=1.0, source="d.jsonl")
     recorder = RunRecorder(RunStore(store_url), info)
@@ -131,13 +131,66 @@ def test_credentials_never_reach_the_store(tmp_path, store_url):
     info.finished = 2.0
     recorder.finish(info, {}, [])
     stored = RunStore(store_url).get(recorder.id)
-    assert stored.judge == "openai:gpt-4o@https://***@llm.internal/v1?api-key=***&model=a"
+    assert stored.judge == "openai:gpt-4o@https://***@llm.internal/v1?api-key=***&model=a&pass=***&PW=***"
     assert stored.embedder == "openai:e@http://svc/v1?token=***"
     blob = b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())  # database and WAL
-    for secret in (b"hunter2", b"XYZSECRET", b"TOKSECRET"):
+    for secret in (b"hunter2", b"XYZSECRET", b"TOKSECRET", b"PASSSECRET", b"PWSECRET"):
         assert secret not in blob
-    assert mask_text("key sk-abcdefghijklmnopqrstuv and hf_ABCDEFGHIJKLMNOPQRSTUVWX") == "key *** and ***"
-    assert mask_text("http://host:8000/v1?model=x") == "http://host:8000/v1?model=x"
+    exported = RunStore(store_url).export(recorder.id, tmp_path / "export.json").read_text()
+    assert "PASSSECRET" not in exported and "pass=***&PW=***" in exported
+
+
+def test_a_store_written_before_masking_is_shown_masked(tmp_path, store_url):
+    info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, started=1.0)
+    recorder = RunRecorder(RunStore(store_url), info)
+    recorder.finish(info, {}, [])
+    store = RunStore(store_url)
+    with store.engine.begin() as conn:  # as an older ragmeter left it
+        conn.execute(sa.text("update runs set judge = :j, embedder = :e, source = :s"),
+                     {"j": "openai:m@http://h/v1?pw=OLDSECRET", "e": "openai:e@http://a:OLDSECRET@h/v1",
+                      "s": "https://h/d.jsonl?sig=OLDSECRET"})
+    shown = store.get(recorder.id)
+    assert (shown.judge, shown.embedder, shown.source) == (
+        "openai:m@http://h/v1?pw=***", "openai:e@http://***@h/v1", "https://h/d.jsonl?sig=***")
+    listed = runner.invoke(app, ["runs", "list", "--store", store_url], terminal_width=250)
+    shown_cli = runner.invoke(app, ["runs", "show", recorder.id, "--store", store_url], terminal_width=250)
+    for done in (listed, shown_cli):
+        assert done.exit_code == 0, done.output
+        assert "OLDSECRET" not in flat(done.output)
+
+
+STORE_PASSWORD = "hunter2-STORE-41"
+
+
+def flat(text: str) -> str:
+    """``text`` without blanks: rich wraps long lines, and a wrapped secret is still a secret."""
+    return "".join(text.split())
+
+
+@pytest.mark.parametrize(("store", "masked"), [
+    (f"postgresql+psycopg://alice:{STORE_PASSWORD}@127.0.0.1:1/r", "postgresql+psycopg://***@127.0.0.1:1/r"),
+    (f"sqlite://alice:{STORE_PASSWORD}@/x.db", "sqlite://***@/x.db"),
+])
+def test_a_store_that_cannot_be_opened_is_named_without_its_password(store, masked):
+    commands = [["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
+                ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]]
+    for command in commands:
+        done = runner.invoke(app, [*command, "--store", store])
+        assert done.exit_code == 2, (command, done.output)
+        assert STORE_PASSWORD not in flat(done.output), command
+        assert f"cannotopentherunstore{masked}" in flat(done.output), command
+
+
+@pytest.mark.filterwarnings("ignore:Query string argument")  # SQLite ignores ?pass=, and says so
+def test_a_store_url_with_a_secret_parameter_is_masked_where_it_is_shown(tmp_path):
+    store = f"sqlite:///{tmp_path / 'runs.db'}?pass={STORE_PASSWORD}"  # opens: SQLite ignores the parameter
+    store_obj = RunStore(store)
+    assert store_obj.display_url == f"sqlite:///{tmp_path / 'runs.db'}?pass=***"
+    with pytest.raises(RunNotFound) as caught:
+        store_obj.resolve("zzz")
+    assert STORE_PASSWORD not in str(caught.value) and "pass=***" in str(caught.value)
+    missing = runner.invoke(app, ["runs", "show", "zzz", "--store", store])
+    assert missing.exit_code == 2 and STORE_PASSWORD not in flat(missing.output)
 
 
 def test_a_failed_run_is_kept_as_failed_without_samples(tmp_path, store_url):

@@ -337,6 +337,29 @@ def test_cli_ui_steers_the_token_to_the_environment_variable(monkeypatch):
     assert from_env.exit_code == 0 and "note:" not in from_env.output
 
 
+@pytest.mark.filterwarnings("ignore:Query string argument")  # SQLite ignores ?pass=, and says so
+def test_cli_ui_names_its_store_without_the_password(monkeypatch, tmp_path):
+    from typer.testing import CliRunner
+
+    import ragmeter.ui
+    from ragmeter.cli.app import app
+
+    password = "hunter2-UI-STORE-53"
+    served: list[Any] = []
+    monkeypatch.setattr(ragmeter.ui, "serve", lambda host, port, store, token: served.append(store))
+    for store, masked in ((f"postgresql+psycopg://alice:{password}@127.0.0.1:1/r", "postgresql+psycopg://***@127.0.0.1:1/r"),
+                          (f"sqlite://alice:{password}@/x.db", "sqlite://***@/x.db")):
+        refused = CliRunner().invoke(app, ["ui", "--store", store])
+        flat = "".join(refused.output.split())  # rich wraps long lines; a wrapped password is still one
+        assert refused.exit_code == 2 and password not in flat and masked in flat, refused.output
+    assert served == []
+    store = f"sqlite:///{tmp_path / 'runs.db'}?pass={password}"  # SQLite opens it, ignoring the parameter
+    banner = CliRunner().invoke(app, ["ui", "--store", store])
+    flat = "".join(banner.output.split())
+    assert banner.exit_code == 0 and len(served) == 1, banner.output
+    assert password not in flat and "runs.db?pass=***" in flat
+
+
 # ---------------------------------------------------------------- in a real browser
 
 

@@ -38,9 +38,12 @@ _err = Console(stderr=True)
 def print_error(message: str, label: str = "error", style: str = "red") -> None:
     """``label: message`` on stderr. The message is printed as plain text: rich markup would
     eat ``[local]`` in "pip install 'ragmeter[local]'"."""
+    from ragmeter.calls.redact import mask_secrets
+
     # soft_wrap: the line is not broken at the terminal's width, so "pip install
-    # 'ragmeter[local]'" stays whole for copy and paste (and for grep in a CI log)
-    _err.print(Text(f"{label}:", style=style), Text(message), highlight=False, soft_wrap=True)
+    # 'ragmeter[local]'" stays whole for copy and paste (and for grep in a CI log).
+    # Masked: a message may quote a judge spec or store URL as it was typed, password and all.
+    _err.print(Text(f"{label}:", style=style), Text(mask_secrets(message)), highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = EXIT_CONFIG) -> NoReturn:
@@ -88,10 +91,11 @@ def check_setup(judge: str | None, embedder: str | None, *, uses_judge: bool, us
         check("local", "the local embedder")
     if uses_embedder and embedder_text.startswith("openai:"):
         from ragmeter.calls.openai_client import OpenAIConnection
+        from ragmeter.calls.redact import mask_secrets
 
         base_url = (embedder or "").partition("@")[2].strip() or None
         if (problem := OpenAIConnection(base_url, "OPENAI_API_KEY").missing_key()) is not None:
-            raise EmbedderRejected(f"embedder {embedder}: {problem}")
+            raise EmbedderRejected(mask_secrets(f"embedder {embedder}: {problem}"))
 
 
 DRY_RUN_KEY = "unused-a-dry-run-sends-nothing"

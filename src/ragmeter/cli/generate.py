@@ -98,13 +98,14 @@ def generate(
     with plain_errors():
         # it parses with spaCy (from [local]) with any judge, and reads files with [docs]
         check_all(("local", "docs"), "the test-set generator")
+    from ragmeter.calls.redact import mask_secrets
     from testset_gen.generator import generate as run_generate
 
     setup_logging(verbose)
     options: dict[str, Any] = {"timeout": timeout}
     if judge != "local":
         options["prices"] = parse_prices(price) or None
-    err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {judge}")
+    err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {mask_secrets(judge)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:

@@ -49,6 +49,7 @@ def open_store(store: Optional[str]) -> Iterator[Any]:
         except RagmeterError:
             raise
         except Exception as exc:  # a bad URL, a missing driver
+            # fail masks it: the URL as typed holds its password, a driver's message may quote it
             fail(f"cannot open the run store {store or 'at the default place'}: {first_lines(str(exc), 1)}")
         try:
             yield the_store

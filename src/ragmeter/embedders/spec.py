@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Union
 
 from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
@@ -32,26 +33,27 @@ def parse_spec(spec: str, *, threads: int | None = None, policy: RetryPolicy | N
     applies to endpoint embedders."""
     text = spec.strip()
     lowered = text.lower()
+    shown = mask_secrets(text)  # errors reach screens and CI logs: the spec without its credentials
     if lowered in _LOCAL_ALIASES:
         return SentenceTransformerEmbedder(threads=threads)
     if lowered.startswith("st:"):
         model = text[3:].strip()
         if not model:
-            raise ValueError(f"embedder spec {spec!r} names no model; accepted forms: {_forms()}")
+            raise ValueError(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
         return SentenceTransformerEmbedder(model=model, threads=threads)
     if lowered.startswith("openai:"):
         rest = text[len("openai:") :]
         model, at, base_url = rest.partition("@")
         model, base_url = model.strip(), base_url.strip()
         if not model:
-            raise ValueError(f"embedder spec {spec!r} names no model; accepted forms: {_forms()}")
+            raise ValueError(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
         if at and not base_url.lower().startswith(("http://", "https://")):
             raise ValueError(
-                f"embedder spec {spec!r}: the part after '@' must be an http(s) base URL such as "
+                f"embedder spec {shown!r}: the part after '@' must be an http(s) base URL such as "
                 f"http://localhost:11434/v1; accepted forms: {_forms()}"
             )
         return OpenAIEmbedder(model=model, base_url=base_url or None, policy=policy)
-    raise ValueError(f"unknown embedder spec {spec!r}; accepted forms: {_forms()}")
+    raise ValueError(f"unknown embedder spec {shown!r}; accepted forms: {_forms()}")
 
 
 def get_embedder(

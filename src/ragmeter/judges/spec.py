@@ -39,16 +39,17 @@ class JudgeSpec:
 
 def parse_judge_spec(spec: str) -> JudgeSpec:
     text = spec.strip()
+    shown = mask_secrets(text)  # errors reach screens and CI logs: the spec without its credentials
     if text == "local":
         return JudgeSpec("local")
     provider, sep, rest = text.partition(":")
     if not sep or not rest or provider not in ("openai", "ollama", "azure"):
-        raise ValueError(f"unknown judge {spec!r}; use one of {FORMS}")
+        raise ValueError(f"unknown judge {shown!r}; use one of {FORMS}")
     # The base URL starts at the first '@http': model names may contain '@' but not that.
     model, at, url = rest.partition("@http")
     base_url = f"http{url}" if at else None
     if not model:
-        raise ValueError(f"judge {spec!r} names no model; use one of {FORMS}")
+        raise ValueError(f"judge {shown!r} names no model; use one of {FORMS}")
     if provider == "ollama" and base_url is None:
         host = os.environ.get("OLLAMA_HOST", "http://localhost:11434").rstrip("/")
         base_url = host if host.endswith("/v1") else f"{host}/v1"

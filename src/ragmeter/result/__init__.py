@@ -10,8 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.usage import Usage
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
@@ -48,6 +49,14 @@ class RunInfo(BaseModel):
         id ``ragmeter runs show/compare/export`` take), else the identity ``run_id``. Showing
         both made one run look like two, and the one printed first was not the one to type."""
         return self.recorded_as or self.run_id
+
+    @field_validator("judge", "embedder", "source", "journal")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        # Every copy of a run's info (the --out file, the journal, the report, the run store,
+        # an export, the Hub) is made from this model: masked here, masked in all of them,
+        # whoever built it (a custom judge's name, an older result file loaded back).
+        return mask_secrets(value) if value else value
 
 
 class ErrorRow(BaseModel):

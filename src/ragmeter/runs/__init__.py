@@ -7,12 +7,12 @@
 
 ``evaluate(..., record=True)`` (the default) records into the default store; ``record=PATH
 or URL`` into another, ``record=Record(tags=["nightly"])`` with tags, ``record=False`` not at
-all. Credentials in judge URLs are masked before anything is stored.
+all. Credentials in judge and store URLs are masked (``ragmeter.calls.redact.mask_secrets``)
+before anything is stored or shown.
 """
 
 from ragmeter.runs._compare import MovedSample, RunComparison, chosen_metrics, compare_runs, moved_samples
 from ragmeter.runs._differences import RunDifference, describe_differences, run_differences
-from ragmeter.runs._mask import mask_secrets, mask_text
 from ragmeter.runs._models import MetricStats, RunSummary
 from ragmeter.runs._recorder import Record, RunRecorder, open_recorder
 from ragmeter.runs._stats import RunningStats
@@ -33,8 +33,6 @@ __all__ = [
     "chosen_metrics",
     "compare_runs",
     "describe_differences",
-    "mask_secrets",
-    "mask_text",
     "moved_samples",
     "open_recorder",
     "run_differences",

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from ragmeter.calls.redact import mask_secrets
 
 
 class MetricStats(BaseModel):
@@ -43,6 +45,13 @@ class RunSummary(BaseModel):
     summary: dict[str, MetricStats] | None = None
     summary_score: float | None = None
     cost: float | None = None
+
+    @field_validator("judge", "embedder", "source")
+    @classmethod
+    def _no_credentials(cls, value: str | None) -> str | None:
+        # the recorder masks before it writes; a store written by an older ragmeter may not
+        # have, and what is read here goes to `ragmeter runs` and the UI
+        return mask_secrets(value) if value else value
 
     @classmethod
     def from_row(cls, row: Any) -> "RunSummary":

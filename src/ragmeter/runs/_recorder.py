@@ -21,11 +21,11 @@ from typing import Any, Iterable, Sequence
 
 import sqlalchemy as sa
 
+from ragmeter.calls.redact import mask_data, mask_secrets
 from ragmeter.errors import RunStoreError
 from ragmeter.result.totals import Totals
 from ragmeter.runs import _schema as schema
 from ragmeter.runs._git import git_state
-from ragmeter.runs._mask import mask_secrets, mask_text
 from ragmeter.runs._stats import RunningStats
 from ragmeter.runs._store import RunStore, recording_off_by_env
 
@@ -79,9 +79,9 @@ class RunRecorder:
         commit, branch = git_state()
         with store.engine.begin() as conn:
             conn.execute(schema.runs.insert().values(
-                id=self.id, run_id=info.run_id, status="running", started=info.started, source=mask_text(info.source) if info.source else None,
-                git_commit=commit, git_branch=branch, judge=mask_text(info.judge) if info.judge else None,
-                embedder=mask_text(info.embedder) if info.embedder else None, prompts=prompts,
+                id=self.id, run_id=info.run_id, status="running", started=info.started, source=mask_secrets(info.source) if info.source else None,
+                git_commit=commit, git_branch=branch, judge=mask_secrets(info.judge) if info.judge else None,
+                embedder=mask_secrets(info.embedder) if info.embedder else None, prompts=prompts,
                 metrics=self.metrics, tags=self.tags, samples=0,
             ))
             if self.tags:
@@ -161,7 +161,7 @@ class RunRecorder:
                 dataset=f"{self._fingerprint:064x}"[:16], summary=summary, summary_score=summary_score(means),
                 cost=sum(costs) if costs else None,
                 usage={k: u.model_dump(mode="json") for k, u in usage.items()},
-                info=mask_secrets(info.model_dump(mode="json")),
+                info=mask_data(info.model_dump(mode="json")),
                 input_errors=[e.model_dump(mode="json") for e in input_errors],
             )).rowcount
         if not updated:  # deleted after the last batch: nothing failed, the run is simply gone
@@ -181,8 +181,9 @@ class RunRecorder:
                 conn.execute(sa.update(schema.runs).where(schema.runs.c.id == self.id)
                              .values(status="failed", finished=time.time()))
         except (sa.exc.SQLAlchemyError, RunStoreError) as exc:  # the run's own error is the one to raise
+            # (a driver's message may quote the URL it was given)
             log.warning("could not mark run %s as failed in %s: %s", self.id, self.store.display_url,
-                        str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                        mask_secrets(str(exc).splitlines()[0]) if str(exc) else type(exc).__name__)
         finally:
             self.store.close()
 

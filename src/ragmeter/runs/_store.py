@@ -16,10 +16,10 @@ from typing import Any, Iterator, Sequence
 
 import sqlalchemy as sa
 
+from ragmeter.calls.redact import mask_secrets
 from ragmeter.errors import RagmeterError, RunStillRecording, RunStoreError
 from ragmeter.runs import _schema as schema
 from ragmeter.runs._damage import note_if_empty, probe, raise_on_damage
-from ragmeter.runs._mask import mask_text
 from ragmeter.runs._models import RunSummary
 
 ENV_STORE = "RAGMETER_RUNS"
@@ -116,7 +116,7 @@ class RunStore:
     @property
     def display_url(self) -> str:
         """The URL with any password masked, for messages."""
-        return mask_text(self.url)
+        return mask_secrets(self.url)
 
     def close(self) -> None:
         self.engine.dispose()
