@@ -152,7 +152,7 @@ def ui_screens(store: str, run: str) -> dict[str, str]:
         ragmeter.ui.serve = serve
     assert banner.exit_code == 0, banner.output
     screens["ui banner"] = banner.output
-    client = TestClient(create_app(store))
+    client = TestClient(create_app(store), base_url="http://127.0.0.1:8765")  # a loopback Host: the UI refuses others
     for path in ("/api/runs", f"/api/runs/{run}", f"/report?run={run}", "/"):
         response = client.get(path)
         assert response.status_code == 200, path
