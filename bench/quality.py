@@ -573,7 +573,8 @@ def _fmt(x: float) -> str:
 
 
 def print_halueval(r: dict) -> None:
-    print(f"\nHaluEval QA dev: {r['questions']} questions, {r['answers']} answers, "
+    print("\n=== DEVELOPMENT (every earlier round printed figures on HaluEval QA dev; no part of it is blind) ===")
+    print(f"HaluEval QA dev: {r['questions']} questions, {r['answers']} answers, "
           f"{r['claims']} claims, {r['length_matched_pairs']} length-matched pairs "
           f"(answers differ by < {LENGTH_MATCH:.0%} of the longer)")
     print(f"{'score':58} {'AUROC':>6} {'len-matched':>11} {'LM 1st half':>11} {'LM 2nd half':>11}")
@@ -604,7 +605,8 @@ def print_halueval(r: dict) -> None:
 
 
 def print_msmarco(r: dict) -> None:
-    print(f"\nMS MARCO context relevance dev: {r['queries']} queries "
+    print("\n=== DEVELOPMENT (MS MARCO dev: the relevance scorer was tuned on it; blind pairs: --only relevance) ===")
+    print(f"MS MARCO context relevance dev: {r['queries']} queries "
           f"({r['identical_pairs']} with identical relevant and negative passages: a tie)")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'RelevanceScorer, lexical (what the local judge uses)':58} "
