@@ -23,3 +23,23 @@ def minilm():
     from ragmeter.embedders.sentence_transformer import load_model
 
     return load_model()
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A throw-away PostgreSQL cluster for the session (tests/postgres.py): started on first
+    use, stopped and removed at the end; skipped, saying why, where it cannot start."""
+    from postgres import Unavailable, postgres_server, unavailable
+
+    try:
+        with postgres_server() as server:
+            yield server
+    except Unavailable as why:
+        unavailable(str(why))
+
+
+@pytest.fixture
+def postgres_database(postgres):
+    """The SQLAlchemy URL of a new, empty database on that cluster, dropped after the test."""
+    with postgres.database() as url:
+        yield url
