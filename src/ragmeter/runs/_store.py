@@ -83,6 +83,22 @@ def _create_engine(url: str) -> sa.Engine:
     return engine
 
 
+CREATE_LOCK = int.from_bytes(b"ragmeter", "big")
+"""The PostgreSQL advisory lock (per database) held while the tables are checked and created."""
+
+
+def _create_tables(engine: sa.Engine) -> None:
+    """The store's tables, created where missing. On PostgreSQL two processes creating them
+    at once (two evaluations starting on a new database) would both find them missing and
+    one CREATE TABLE would fail on the catalogue's unique index, so the check and the
+    creation hold a transaction-scoped advisory lock: the second waits, then finds them.
+    SQLite serialises writers itself; a lost race there is the caller's retry."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(CREATE_LOCK)))
+        schema.metadata.create_all(conn)
+
+
 class RunStore:
     """Runs recorded by ``evaluate``: list, look up, load, export, delete.
 
@@ -100,7 +116,7 @@ class RunStore:
         self.engine = _create_engine(self.url)
         for attempt in range(3):  # two processes creating the tables at once: one loses the race
             try:
-                schema.metadata.create_all(self.engine)
+                _create_tables(self.engine)
                 break
             except sa.exc.OperationalError as exc:
                 if attempt == 2:
