@@ -109,12 +109,22 @@ class RunRecorder:
             return
         try:
             with self.store.engine.begin() as conn:
-                conn.execute(schema.samples.insert(), self._buffer)
+                # The run's row first, in the batch's transaction: gone, the batch is not sent
+                # (on PostgreSQL a failed batch also leaves psycopg logging its aborted pipeline).
+                # On PostgreSQL the row is locked (FOR KEY SHARE) until the batch commits, so a
+                # delete waits for the batch instead of racing it; SQLite has no row locks.
+                gone = conn.execute(sa.select(schema.runs.c.id).where(schema.runs.c.id == self.id)
+                                    .with_for_update(read=True, key_share=True)).first() is None
+                if not gone:
+                    conn.execute(schema.samples.insert(), self._buffer)
         except sa.exc.IntegrityError:
-            # the samples' foreign key: the run row is gone. Anything else is re-raised. The
-            # error itself is not shown: its message carries the batch, ten samples' texts.
+            # the samples' foreign key: the run row went after the check (SQLite). Anything
+            # else is re-raised. The error itself is not shown: its message carries the
+            # batch, ten samples' texts.
             if self._run_exists():
                 raise
+            gone = True
+        if gone:
             self._lose()
         self._buffer = []
 
