@@ -1,6 +1,9 @@
 """The run store: evaluate records its run as it streams; runs are listed, shown, compared,
 exported back to the very file ``--out`` wrote, and deleted; two processes recording at once
-lose nothing; credentials never reach the database."""
+lose nothing; credentials never reach the database.
+
+Every test that takes ``store_url`` runs twice: on an SQLite file and on a PostgreSQL
+database (a throw-away server, tests/postgres.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -38,8 +42,17 @@ def write_rows(path: Path, n: int, *, worse_every: int = 0) -> Path:
     return path
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path) -> str:
+    """Each store test runs on both backends: an SQLite file, and a database of its own on the
+    session's throw-away PostgreSQL server (conftest ``postgres``; skipped where it cannot start)."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_database")
+    return str(tmp_path / "store" / "runs.db")
+
+
 @pytest.fixture
-def store_url(tmp_path) -> str:
+def sqlite_store_url(tmp_path) -> str:
     return str(tmp_path / "store" / "runs.db")
 
 
@@ -121,7 +134,7 @@ def test_default_store_is_dot_ragmeter_in_the_current_folder(tmp_path, monkeypat
     assert mode == "wal"
 
 
-def test_credentials_never_reach_the_store(tmp_path, store_url):
+def test_credentials_never_reach_the_store(tmp_path, store_url, request):
     secret_judge = "openai:gpt-4o@https://bob:hunter2@llm.internal/v1?api-key=XYZSECRET&model=a&pass=PASSSECRET&PW=PWSECRET"
     info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, judge=secret_judge,
                    embedder="openai:e@http://svc/v1?token=TOKSECRET", started=1.0, source="d.jsonl")
@@ -133,11 +146,25 @@ def test_credentials_never_reach_the_store(tmp_path, store_url):
     stored = RunStore(store_url).get(recorder.id)
     assert stored.judge == "openai:gpt-4o@https://***@llm.internal/v1?api-key=***&model=a&pass=***&PW=***"
     assert stored.embedder == "openai:e@http://svc/v1?token=***"
-    blob = b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())  # database and WAL
+    blob = stored_bytes(request, store_url)
+    assert b"llm.internal/v1?api-key=***" in blob  # what was stored is in what is searched
     for secret in (b"hunter2", b"XYZSECRET", b"TOKSECRET", b"PASSSECRET", b"PWSECRET"):
         assert secret not in blob
     exported = RunStore(store_url).export(recorder.id, tmp_path / "export.json").read_text()
     assert "PASSSECRET" not in exported and "pass=***&PW=***" in exported
+
+
+def stored_bytes(request, store_url: str) -> bytes:
+    """Every byte the store's database wrote: the SQLite file and its WAL; on PostgreSQL the
+    whole cluster's files (tables and WAL), after a checkpoint writes the tables out."""
+    if "://" not in store_url:
+        return b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())
+    server = request.getfixturevalue("postgres")
+    admin = sa.create_engine(server.url(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text("CHECKPOINT"))
+    admin.dispose()
+    return b"".join(p.read_bytes() for p in server.data.rglob("*") if p.is_file() and not p.is_symlink())
 
 
 def test_a_store_written_before_masking_is_shown_masked(tmp_path, store_url):
@@ -239,6 +266,29 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path, store_url):
         assert (tmp_path / f"{name}.export.json").read_bytes() == (tmp_path / f"{name}.json").read_bytes()
 
 
+def test_stores_opened_at_once_on_a_new_database_all_open(store_url):
+    """Evaluations starting together on a new store each create its tables; none may fail
+    (on PostgreSQL, two CREATE TABLEs at once collide in the catalogue)."""
+    opened = 4
+    barrier = threading.Barrier(opened)
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        barrier.wait()
+        try:
+            RunStore(store_url).close()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(opened)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    assert RunStore(store_url).list() == []
+
+
 def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
     base = write_rows(tmp_path / "base.jsonl", 30)
     new = write_rows(tmp_path / "new.jsonl", 30, worse_every=3)
@@ -266,7 +316,8 @@ def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
     assert deleted.exit_code == 0 and [r.id for r in store.list()] == [new_id]
 
 
-def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, store_url, monkeypatch):
+def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, sqlite_store_url, monkeypatch):
+    store_url = sqlite_store_url  # Ray's driver records as a local run does: SQLite alone, Ray's start-up is slow
     ray = pytest.importorskip("ray")
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path / "cache"))
