@@ -72,6 +72,7 @@ def test_a_recorded_run_exports_the_very_file_out_wrote(tmp_path, store_url):
     assert EvaluationResult.load(tmp_path / "export.parquet") == EvaluationResult.load(tmp_path / "out.json")
     loaded = store.load(record.run[:6])  # a prefix is enough
     assert loaded == EvaluationResult.load(tmp_path / "out.json")
+    assert store.resolve(record.run[:6].upper()) == record.run  # in capitals too, on either backend
     summary = store.get(record.run)
     assert summary.status == "finished" and summary.samples == 40 and summary.tags == ["t"]
     assert summary.summary["token_f1"].mean == pytest.approx(result.summary()["token_f1"].mean)
@@ -103,6 +104,7 @@ def test_list_filters_by_tag_dataset_and_branch(tmp_path, store_url, monkeypatch
     # one test set, two app versions: one fingerprint, so one trend
     assert store.get(r1.run).dataset == store.get(r2.run).dataset != store.get(r3.run).dataset
     assert [r.id for r in store.list(dataset=store.get(r1.run).dataset[:8])] == [r2.run, r1.run]
+    assert [r.id for r in store.list(dataset=store.get(r1.run).dataset[:8].upper())] == [r2.run, r1.run]
     assert [r.id for r in store.list(dataset="other.jsonl")] == [r3.run]
     assert [r.id for r in store.trend(store.get(r1.run).dataset)] == [r1.run, r2.run]
     assert store.delete(r2.run[:5]) == r2.run
@@ -112,6 +114,41 @@ def test_list_filters_by_tag_dataset_and_branch(tmp_path, store_url, monkeypatch
     with pytest.raises(sa.exc.NoResultFound):
         with store.engine.connect() as conn:  # its samples went with it
             conn.execute(sa.text("select 1 from samples where run = :r limit 1"), {"r": r2.run}).one()
+
+
+def test_a_tag_the_store_cannot_hold_is_refused_before_the_run_starts(tmp_path, store_url):
+    from ragmeter.errors import InvalidTag
+
+    data = write_rows(tmp_path / "data.jsonl", 3)
+    for bad, why in (("x" * 256, "256 characters long; a tag has at most 255"), ("a\x00b", "NUL character")):
+        with pytest.raises(InvalidTag, match=why):
+            run(data, store_url, tags=["ok", bad])
+        done = runner.invoke(app, ["evaluate", str(data), "-m", ",".join(METRICS), "-q", "--no-cache",
+                                   "--store", store_url, "--tag", bad])
+        assert done.exit_code == 2, done.output
+        assert flat(why) in flat(done.output)
+    store = RunStore(store_url)
+    assert store.list() == []  # nothing recorded, nothing left running
+    longest = "y" * 255
+    _, record = run(data, store_url, tags=[longest])
+    assert [r.id for r in store.list(tag=longest)] == [record.run]
+    with pytest.raises(InvalidTag):
+        store.add_tags(record.run, ["z" * 256])
+    store.add_tags(record.run, ["nightly", longest])
+    assert store.get(record.run).tags == [longest, "nightly"]
+
+
+def test_a_branch_longer_than_the_store_keeps_is_cut_and_still_found(tmp_path, store_url, monkeypatch):
+    branch = "/".join(c * 100 for c in "abc")  # 302 characters; git allows it, the column holds 255
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", "-b", branch, str(repo)], check=True)
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-C", str(repo), "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True)
+    monkeypatch.chdir(repo)
+    _, record = run(write_rows(tmp_path / "data.jsonl", 3), store_url)
+    store = RunStore(store_url)
+    assert store.get(record.run).git_branch == branch[:255]
+    assert [r.id for r in store.list(branch=branch)] == [record.run]
 
 
 def test_no_record_and_env_off_record_nothing(tmp_path, store_url, monkeypatch):
