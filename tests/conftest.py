@@ -43,3 +43,12 @@ def postgres_database(postgres):
     """The SQLAlchemy URL of a new, empty database on that cluster, dropped after the test."""
     with postgres.database() as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request, tmp_path) -> str:
+    """A new run store, once on each backend: an SQLite file, and a database of its own on the
+    session's PostgreSQL server (skipped, saying why, where that cannot start)."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("postgres_database")
+    return str(tmp_path / "store" / "runs.db")

@@ -2,8 +2,8 @@
 exported back to the very file ``--out`` wrote, and deleted; two processes recording at once
 lose nothing; credentials never reach the database.
 
-Every test that takes ``store_url`` runs twice: on an SQLite file and on a PostgreSQL
-database (a throw-away server, tests/postgres.py)."""
+Every test that takes ``store_url`` (conftest) runs twice: on an SQLite file and on a
+PostgreSQL database (a throw-away server, tests/postgres.py)."""
 
 from __future__ import annotations
 
@@ -40,15 +40,6 @@ def write_rows(path: Path, n: int, *, worse_every: int = 0) -> Path:
                      "ground_truth": f"the answer {i} is {i * 7 % 13} apples"})
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store_url(request, tmp_path) -> str:
-    """Each store test runs on both backends: an SQLite file, and a database of its own on the
-    session's throw-away PostgreSQL server (conftest ``postgres``; skipped where it cannot start)."""
-    if request.param == "postgresql":
-        return request.getfixturevalue("postgres_database")
-    return str(tmp_path / "store" / "runs.db")
 
 
 @pytest.fixture
