@@ -227,9 +227,8 @@ def flat(text: str) -> str:
     (f"sqlite://alice:{STORE_PASSWORD}@/x.db", "sqlite://***@/x.db"),
 ])
 def test_a_store_that_cannot_be_opened_is_named_without_its_password(store, masked):
-    commands = [["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
-                ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]]
-    for command in commands:
+    for command in (["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
+                    ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]):
         done = runner.invoke(app, [*command, "--store", store])
         assert done.exit_code == 2, (command, done.output)
         assert STORE_PASSWORD not in flat(done.output), command
