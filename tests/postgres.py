@@ -110,7 +110,13 @@ class Server:
 def _run(command: list[str], user: pwd.struct_passwd | None, cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
     extra: dict[str, Any] = {"user": user.pw_uid, "group": user.pw_gid, "extra_groups": []} if user else {}
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, **extra)
+    try:
+        return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout, **extra)
+    except subprocess.TimeoutExpired:
+        raise Unavailable(f"{Path(command[0]).name} took over {timeout:.0f} s") from None
+    except OSError as exc:  # cannot be run, or not as that user (no right to change user here)
+        who = f" as {user.pw_name}" if user else ""
+        raise Unavailable(f"cannot run {Path(command[0]).name}{who}: {exc}") from None
 
 
 def _tail(text: str, lines: int = 5) -> str:
