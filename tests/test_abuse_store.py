@@ -7,6 +7,8 @@
   process) is one line naming the file and suggesting ``--no-record``, exit 2, for
   ``evaluate`` and for ``runs list/show/compare``; nothing is scored into a broken store.
 * A 0-byte ``runs.db`` is taken as a new store, with a notice naming it.
+* The delete tests run on SQLite and on PostgreSQL (conftest ``store_url``); a PostgreSQL
+  store that cannot be opened is one line, never "damaged" (damage is an SQLite file's).
 """
 
 from __future__ import annotations
@@ -97,8 +99,8 @@ def running_run(store: str, proc: subprocess.Popen, paused: Path) -> str:
     raise AssertionError(f"the evaluation never paused while recording: {proc.communicate()}")
 
 
-def test_deleting_a_running_run_is_refused_and_forced_the_evaluation_still_writes_its_out(tmp_path):
-    store = str(tmp_path / "store" / "runs.db")
+def test_deleting_a_running_run_is_refused_and_forced_the_evaluation_still_writes_its_out(tmp_path, store_url):
+    store = store_url  # SQLite and PostgreSQL (conftest)
     data = write_rows(tmp_path / "data.jsonl", 1500)
     go, paused, out = tmp_path / "go", tmp_path / "paused", tmp_path / "out.json"
     proc = subprocess.Popen(
@@ -124,12 +126,13 @@ def test_deleting_a_running_run_is_refused_and_forced_the_evaluation_still_write
     warnings = [line.strip() for line in stderr.splitlines() if "deleted from the run store" in line]
     assert warnings == [f"WARNING  run {run_id} was deleted from the run store while it ran; no longer recorded"]
     assert SECRET_QUESTION not in stderr and "IntegrityError" not in stderr and "Traceback" not in stderr
+    assert "pipeline" not in stderr  # psycopg's note on a failed batch: no batch fails
     assert "run recorded as" not in stderr  # it was not
     assert RunStore(store).list() == []  # nothing came back under that id
 
 
-def test_runs_delete_of_finished_and_failed_runs_needs_no_force(tmp_path):
-    store = str(tmp_path / "runs.db")
+def test_runs_delete_of_finished_and_failed_runs_needs_no_force(tmp_path, store_url):
+    store = store_url
     done = evaluate_cli(write_rows(tmp_path / "d.jsonl", 3), store)
     assert done.exit_code == 0, done.output
     (run,) = RunStore(store).list()
@@ -251,3 +254,18 @@ def test_an_empty_file_is_taken_as_a_new_store_with_a_notice(tmp_path):
     assert len(RunStore(path).list()) == 1
     again = evaluate_cli(write_rows(tmp_path / "d.jsonl", 4), path)
     assert "empty file" not in again.stderr  # said once, when it was empty
+
+
+def test_a_postgresql_store_that_cannot_be_opened_is_one_line_and_never_called_damaged(tmp_path, postgres):
+    """Damage is an SQLite file's: on PostgreSQL a database that is not there is the store that
+    cannot be opened, one line and exit 2, not a damaged file to move aside."""
+    store = postgres.url("no_such_database")
+    out = tmp_path / "out.json"
+    for done in (evaluate_cli(write_rows(tmp_path / "d.jsonl", 3), store, "--out", str(out)),
+                 runner.invoke(app, ["runs", "list", "--store", store])):
+        assert done.exit_code == 2, done.output
+        assert "Traceback" not in done.output and len(done.output.splitlines()) == 1, done.output
+        assert "cannot open the run store" in done.output and 'database "no_such_database" does not exist' in done.output
+        assert "damaged" not in done.output and "move it aside" not in done.output
+    assert not out.exists()
+

@@ -1,6 +1,9 @@
 """The run store: evaluate records its run as it streams; runs are listed, shown, compared,
 exported back to the very file ``--out`` wrote, and deleted; two processes recording at once
-lose nothing; credentials never reach the database."""
+lose nothing; credentials never reach the database.
+
+Every test that takes ``store_url`` (conftest) runs twice: on an SQLite file and on a
+PostgreSQL database (a throw-away server, tests/postgres.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -39,7 +43,7 @@ def write_rows(path: Path, n: int, *, worse_every: int = 0) -> Path:
 
 
 @pytest.fixture
-def store_url(tmp_path) -> str:
+def sqlite_store_url(tmp_path) -> str:
     return str(tmp_path / "store" / "runs.db")
 
 
@@ -59,6 +63,7 @@ def test_a_recorded_run_exports_the_very_file_out_wrote(tmp_path, store_url):
     assert EvaluationResult.load(tmp_path / "export.parquet") == EvaluationResult.load(tmp_path / "out.json")
     loaded = store.load(record.run[:6])  # a prefix is enough
     assert loaded == EvaluationResult.load(tmp_path / "out.json")
+    assert store.resolve(record.run[:6].upper()) == record.run  # in capitals too, on either backend
     summary = store.get(record.run)
     assert summary.status == "finished" and summary.samples == 40 and summary.tags == ["t"]
     assert summary.summary["token_f1"].mean == pytest.approx(result.summary()["token_f1"].mean)
@@ -90,6 +95,7 @@ def test_list_filters_by_tag_dataset_and_branch(tmp_path, store_url, monkeypatch
     # one test set, two app versions: one fingerprint, so one trend
     assert store.get(r1.run).dataset == store.get(r2.run).dataset != store.get(r3.run).dataset
     assert [r.id for r in store.list(dataset=store.get(r1.run).dataset[:8])] == [r2.run, r1.run]
+    assert [r.id for r in store.list(dataset=store.get(r1.run).dataset[:8].upper())] == [r2.run, r1.run]
     assert [r.id for r in store.list(dataset="other.jsonl")] == [r3.run]
     assert [r.id for r in store.trend(store.get(r1.run).dataset)] == [r1.run, r2.run]
     assert store.delete(r2.run[:5]) == r2.run
@@ -99,6 +105,41 @@ def test_list_filters_by_tag_dataset_and_branch(tmp_path, store_url, monkeypatch
     with pytest.raises(sa.exc.NoResultFound):
         with store.engine.connect() as conn:  # its samples went with it
             conn.execute(sa.text("select 1 from samples where run = :r limit 1"), {"r": r2.run}).one()
+
+
+def test_a_tag_the_store_cannot_hold_is_refused_before_the_run_starts(tmp_path, store_url):
+    from ragmeter.errors import InvalidTag
+
+    data = write_rows(tmp_path / "data.jsonl", 3)
+    for bad, why in (("x" * 256, "256 characters long; a tag has at most 255"), ("a\x00b", "NUL character")):
+        with pytest.raises(InvalidTag, match=why):
+            run(data, store_url, tags=["ok", bad])
+        done = runner.invoke(app, ["evaluate", str(data), "-m", ",".join(METRICS), "-q", "--no-cache",
+                                   "--store", store_url, "--tag", bad])
+        assert done.exit_code == 2, done.output
+        assert flat(why) in flat(done.output)
+    store = RunStore(store_url)
+    assert store.list() == []  # nothing recorded, nothing left running
+    longest = "y" * 255
+    _, record = run(data, store_url, tags=[longest])
+    assert [r.id for r in store.list(tag=longest)] == [record.run]
+    with pytest.raises(InvalidTag):
+        store.add_tags(record.run, ["z" * 256])
+    store.add_tags(record.run, ["nightly", longest])
+    assert store.get(record.run).tags == [longest, "nightly"]
+
+
+def test_a_branch_longer_than_the_store_keeps_is_cut_and_still_found(tmp_path, store_url, monkeypatch):
+    branch = "/".join(c * 100 for c in "abc")  # 302 characters; git allows it, the column holds 255
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", "-b", branch, str(repo)], check=True)
+    subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "-C", str(repo), "commit", "-q",
+                    "--allow-empty", "-m", "x"], check=True)
+    monkeypatch.chdir(repo)
+    _, record = run(write_rows(tmp_path / "data.jsonl", 3), store_url)
+    store = RunStore(store_url)
+    assert store.get(record.run).git_branch == branch[:255]
+    assert [r.id for r in store.list(branch=branch)] == [record.run]
 
 
 def test_no_record_and_env_off_record_nothing(tmp_path, store_url, monkeypatch):
@@ -121,7 +162,7 @@ def test_default_store_is_dot_ragmeter_in_the_current_folder(tmp_path, monkeypat
     assert mode == "wal"
 
 
-def test_credentials_never_reach_the_store(tmp_path, store_url):
+def test_credentials_never_reach_the_store(tmp_path, store_url, request):
     secret_judge = "openai:gpt-4o@https://bob:hunter2@llm.internal/v1?api-key=XYZSECRET&model=a&pass=PASSSECRET&PW=PWSECRET"
     info = RunInfo(run_id="r", ragmeter_version="0", metrics={"token_f1": {}}, judge=secret_judge,
                    embedder="openai:e@http://svc/v1?token=TOKSECRET", started=1.0, source="d.jsonl")
@@ -133,11 +174,25 @@ def test_credentials_never_reach_the_store(tmp_path, store_url):
     stored = RunStore(store_url).get(recorder.id)
     assert stored.judge == "openai:gpt-4o@https://***@llm.internal/v1?api-key=***&model=a&pass=***&PW=***"
     assert stored.embedder == "openai:e@http://svc/v1?token=***"
-    blob = b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())  # database and WAL
+    blob = stored_bytes(request, store_url)
+    assert b"llm.internal/v1?api-key=***" in blob  # what was stored is in what is searched
     for secret in (b"hunter2", b"XYZSECRET", b"TOKSECRET", b"PASSSECRET", b"PWSECRET"):
         assert secret not in blob
     exported = RunStore(store_url).export(recorder.id, tmp_path / "export.json").read_text()
     assert "PASSSECRET" not in exported and "pass=***&PW=***" in exported
+
+
+def stored_bytes(request, store_url: str) -> bytes:
+    """Every byte the store's database wrote: the SQLite file and its WAL; on PostgreSQL the
+    whole cluster's files (tables and WAL), after a checkpoint writes the tables out."""
+    if "://" not in store_url:
+        return b"".join(p.read_bytes() for p in Path(store_url).parent.iterdir())
+    server = request.getfixturevalue("postgres")
+    admin = sa.create_engine(server.url(), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text("CHECKPOINT"))
+    admin.dispose()
+    return b"".join(p.read_bytes() for p in server.data.rglob("*") if p.is_file() and not p.is_symlink())
 
 
 def test_a_store_written_before_masking_is_shown_masked(tmp_path, store_url):
@@ -172,9 +227,8 @@ def flat(text: str) -> str:
     (f"sqlite://alice:{STORE_PASSWORD}@/x.db", "sqlite://***@/x.db"),
 ])
 def test_a_store_that_cannot_be_opened_is_named_without_its_password(store, masked):
-    commands = [["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
-                ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]]
-    for command in commands:
+    for command in (["runs", "list"], ["runs", "show", "abc"], ["runs", "compare", "a", "b"],
+                    ["runs", "export", "abc", "-o", "x.json"], ["runs", "delete", "abc", "--yes"]):
         done = runner.invoke(app, [*command, "--store", store])
         assert done.exit_code == 2, (command, done.output)
         assert STORE_PASSWORD not in flat(done.output), command
@@ -239,6 +293,29 @@ def test_two_processes_recording_at_once_lose_nothing(tmp_path, store_url):
         assert (tmp_path / f"{name}.export.json").read_bytes() == (tmp_path / f"{name}.json").read_bytes()
 
 
+def test_stores_opened_at_once_on_a_new_database_all_open(store_url):
+    """Evaluations starting together on a new store each create its tables; none may fail
+    (on PostgreSQL, two CREATE TABLEs at once collide in the catalogue)."""
+    opened = 4
+    barrier = threading.Barrier(opened)
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        barrier.wait()
+        try:
+            RunStore(store_url).close()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(opened)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    assert RunStore(store_url).list() == []
+
+
 def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
     base = write_rows(tmp_path / "base.jsonl", 30)
     new = write_rows(tmp_path / "new.jsonl", 30, worse_every=3)
@@ -266,7 +343,8 @@ def test_runs_cli_lists_shows_compares_exports_and_deletes(tmp_path, store_url):
     assert deleted.exit_code == 0 and [r.id for r in store.list()] == [new_id]
 
 
-def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, store_url, monkeypatch):
+def test_a_ray_run_is_recorded_like_a_local_one(tmp_path, sqlite_store_url, monkeypatch):
+    store_url = sqlite_store_url  # Ray's driver records as a local run does: SQLite alone, Ray's start-up is slow
     ray = pytest.importorskip("ray")
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     monkeypatch.setenv("RAGMETER_CACHE_DIR", str(tmp_path / "cache"))

@@ -162,6 +162,12 @@ class RunStoreDamaged(RunStoreError):
     ``--no-record`` runs the evaluation without the store."""
 
 
+class InvalidTag(RunStoreError, ValueError):
+    """A tag the store cannot hold: over 255 characters, or holding a NUL character (which
+    PostgreSQL refuses in any text). Said before the run starts, whichever the backend, so a
+    tag that SQLite would take does not fail the same command on PostgreSQL."""
+
+
 class RunStillRecording(RunStoreError):
     """A run asked to be deleted is still being recorded by an evaluation (status
     ``running``). Deleting it under that evaluation loses the run either way; refusing

@@ -27,7 +27,7 @@ from ragmeter.result.totals import Totals
 from ragmeter.runs import _schema as schema
 from ragmeter.runs._git import git_state
 from ragmeter.runs._stats import RunningStats
-from ragmeter.runs._store import RunStore, recording_off_by_env
+from ragmeter.runs._store import RunStore, check_tags, recording_off_by_env, stored_branch
 
 log = logging.getLogger("ragmeter")
 
@@ -65,12 +65,12 @@ class RunRecorder:
 
     def __init__(self, store: RunStore, info: Any, *, tags: Sequence[str] = (), prompts: str | None = None,
                  owner: Record | None = None) -> None:
+        self.tags = check_tags(tags)
         self.store = store
         self.id = uuid.uuid4().hex[:12]
         self.owner = owner
         self.lost = False  # the run was deleted from the store while recording: nothing more is written
         self.metrics = list(info.metrics)
-        self.tags = list(dict.fromkeys(tags))
         self._buffer: list[dict[str, Any]] = []
         self._seq = 0
         self._fingerprint = 0  # sum of the samples' hashes mod 2^256: the same whatever order they finish in
@@ -80,7 +80,7 @@ class RunRecorder:
         with store.engine.begin() as conn:
             conn.execute(schema.runs.insert().values(
                 id=self.id, run_id=info.run_id, status="running", started=info.started, source=mask_secrets(info.source) if info.source else None,
-                git_commit=commit, git_branch=branch, judge=mask_secrets(info.judge) if info.judge else None,
+                git_commit=commit, git_branch=stored_branch(branch), judge=mask_secrets(info.judge) if info.judge else None,
                 embedder=mask_secrets(info.embedder) if info.embedder else None, prompts=prompts,
                 metrics=self.metrics, tags=self.tags, samples=0,
             ))
@@ -109,12 +109,22 @@ class RunRecorder:
             return
         try:
             with self.store.engine.begin() as conn:
-                conn.execute(schema.samples.insert(), self._buffer)
+                # The run's row first, in the batch's transaction: gone, the batch is not sent
+                # (on PostgreSQL a failed batch also leaves psycopg logging its aborted pipeline).
+                # On PostgreSQL the row is locked (FOR KEY SHARE) until the batch commits, so a
+                # delete waits for the batch instead of racing it; SQLite has no row locks.
+                gone = conn.execute(sa.select(schema.runs.c.id).where(schema.runs.c.id == self.id)
+                                    .with_for_update(read=True, key_share=True)).first() is None
+                if not gone:
+                    conn.execute(schema.samples.insert(), self._buffer)
         except sa.exc.IntegrityError:
-            # the samples' foreign key: the run row is gone. Anything else is re-raised. The
-            # error itself is not shown: its message carries the batch, ten samples' texts.
+            # the samples' foreign key: the run row went after the check (SQLite). Anything
+            # else is re-raised. The error itself is not shown: its message carries the
+            # batch, ten samples' texts.
             if self._run_exists():
                 raise
+            gone = True
+        if gone:
             self._lose()
         self._buffer = []
 
@@ -200,4 +210,5 @@ def open_recorder(record: bool | str | Path | Record | None, info: Any, *, promp
         record = Record(store=record)
     if record.store is None and recording_off_by_env():
         return None
+    check_tags(record.tags)  # before the store is opened
     return RunRecorder(RunStore(record.store), info, tags=record.tags, prompts=prompts, owner=record)

@@ -17,7 +17,7 @@ from typing import Any, Iterator, Sequence
 import sqlalchemy as sa
 
 from ragmeter.calls.redact import mask_secrets
-from ragmeter.errors import RagmeterError, RunStillRecording, RunStoreError
+from ragmeter.errors import InvalidTag, RagmeterError, RunStillRecording, RunStoreError
 from ragmeter.runs import _schema as schema
 from ragmeter.runs._damage import note_if_empty, probe, raise_on_damage
 from ragmeter.runs._models import RunSummary
@@ -29,6 +29,11 @@ OFF_VALUES = ("off", "none", "0", "false", "no")
 SQLITE_BUSY_TIMEOUT_S = 120.0
 """How long a writer waits for another process's transaction: a batch takes milliseconds, but
 a busy disk under a 100,000-sample run can stretch one to seconds."""
+
+
+TEXT_MAX = 255
+"""The longest tag and git branch the store keeps (``VARCHAR(255)``: PostgreSQL enforces the
+length, SQLite does not)."""
 
 
 Runs = list[RunSummary]
@@ -43,6 +48,21 @@ def _with_id(info: dict[str, Any], run_id: str) -> dict[str, Any]:
     """A stored run's info naming the run by its store id: runs recorded before the info
     carried ``recorded_as`` get it here, so their report and gate name them as the store does."""
     return info if info.get("recorded_as") else {**info, "recorded_as": run_id}
+
+
+def check_tags(tags: Sequence[str]) -> list[str]:
+    """``tags`` without repeats; ``InvalidTag`` for one the store cannot hold."""
+    for tag in tags:
+        if len(tag) > TEXT_MAX:
+            raise InvalidTag(f"the tag {tag[:30]!r}... is {len(tag)} characters long; a tag has at most {TEXT_MAX}")
+        if "\x00" in tag:
+            raise InvalidTag(f"the tag {tag!r} holds a NUL character (\\x00), which the run store cannot hold")
+    return list(dict.fromkeys(tags))
+
+
+def stored_branch(branch: str | None) -> str | None:
+    """A git branch as the store keeps it: cut to ``TEXT_MAX`` characters (git allows longer)."""
+    return branch[:TEXT_MAX] if branch else branch
 
 
 def recording_off_by_env() -> bool:
@@ -83,6 +103,22 @@ def _create_engine(url: str) -> sa.Engine:
     return engine
 
 
+CREATE_LOCK = int.from_bytes(b"ragmeter", "big")
+"""The PostgreSQL advisory lock (per database) held while the tables are checked and created."""
+
+
+def _create_tables(engine: sa.Engine) -> None:
+    """The store's tables, created where missing. On PostgreSQL two processes creating them
+    at once (two evaluations starting on a new database) would both find them missing and
+    one CREATE TABLE would fail on the catalogue's unique index, so the check and the
+    creation hold a transaction-scoped advisory lock: the second waits, then finds them.
+    SQLite serialises writers itself; a lost race there is the caller's retry."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.select(sa.func.pg_advisory_xact_lock(CREATE_LOCK)))
+        schema.metadata.create_all(conn)
+
+
 class RunStore:
     """Runs recorded by ``evaluate``: list, look up, load, export, delete.
 
@@ -100,7 +136,7 @@ class RunStore:
         self.engine = _create_engine(self.url)
         for attempt in range(3):  # two processes creating the tables at once: one loses the race
             try:
-                schema.metadata.create_all(self.engine)
+                _create_tables(self.engine)
                 break
             except sa.exc.OperationalError as exc:
                 if attempt == 2:
@@ -143,15 +179,16 @@ class RunStore:
         if tag:
             query = query.where(schema.runs.c.id.in_(sa.select(schema.run_tags.c.run).where(schema.run_tags.c.tag == tag)))
         if branch:
-            query = query.where(schema.runs.c.git_branch == branch)
+            query = query.where(schema.runs.c.git_branch == stored_branch(branch))
         if status:
             query = query.where(schema.runs.c.status == status)
         if dataset:
+            # LIKE ignores ASCII case on SQLite, not on PostgreSQL: the i- forms ignore it on both
             query = query.where(
                 sa.or_(
-                    schema.runs.c.dataset.startswith(dataset, autoescape=True),
+                    schema.runs.c.dataset.istartswith(dataset, autoescape=True),
                     schema.runs.c.source == dataset,
-                    schema.runs.c.source.endswith("/" + dataset, autoescape=True),
+                    schema.runs.c.source.iendswith("/" + dataset, autoescape=True),
                 )
             )
         if limit:
@@ -163,7 +200,8 @@ class RunStore:
         """The full id of the one run whose id starts with ``run``; ``RunNotFound`` otherwise."""
         with self.engine.connect() as conn:
             ids = conn.execute(
-                sa.select(schema.runs.c.id).where(schema.runs.c.id.startswith(run, autoescape=True)).limit(2)
+                # ids are lower-case hex; a prefix typed in capitals finds them on PostgreSQL as on SQLite
+                sa.select(schema.runs.c.id).where(schema.runs.c.id.istartswith(run, autoescape=True)).limit(2)
             ).scalars().all()
         if not run or not ids:
             raise RunNotFound(f"no run {run!r} in {self.display_url}")
@@ -280,10 +318,14 @@ class RunStore:
             )
 
     def add_tags(self, run: str, tags: Sequence[str]) -> None:
+        wanted = check_tags(tags)
         run_id = self.resolve(run)
         with self.engine.begin() as conn:
-            current: list[str] = conn.execute(sa.select(schema.runs.c.tags).where(schema.runs.c.id == run_id)).scalar_one()
-            new = [t for t in dict.fromkeys(tags) if t not in current]
+            # the row locked on PostgreSQL (FOR UPDATE; SQLite has no row locks and renders
+            # nothing): two callers tagging one run at once would both insert one (run, tag)
+            current: list[str] = conn.execute(
+                sa.select(schema.runs.c.tags).where(schema.runs.c.id == run_id).with_for_update()).scalar_one()
+            new = [t for t in wanted if t not in current]
             if new:
                 conn.execute(schema.run_tags.insert(), [{"run": run_id, "tag": t} for t in new])
                 conn.execute(sa.update(schema.runs).where(schema.runs.c.id == run_id).values(tags=[*current, *new]))
