@@ -9,7 +9,7 @@ realistic hosted-LLM latency), then the same run again (served by the cache).
 Part 2, the no-key path: answer similarity with the local MiniLM embedder (cache off):
 cold start (import, model load, first score) and warm throughput, and peak memory.
 
-Prints a markdown table; copy it into bench/README.md with the command line.
+Prints a markdown table; add it to the dated log bench/HISTORY.md with the command line.
 """
 
 from __future__ import annotations

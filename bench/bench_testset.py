@@ -11,7 +11,7 @@ records asked and written per evolution type, the filter's rejections by reason,
 share of written records passing the automatic rubric check: the filter's own checks run
 again (``record_filter.rule_reasons`` and the local judge's ``judge_reasons``) AND the
 separate checker (``check_testset.py``, rules written apart from the filter). The records
-are written to ``--out`` for the hand rating bench/README.md reports.
+are written to ``--out`` for the hand ratings bench/HISTORY.md reports.
 
 ``cost``: the two LLM paths (evolutions, and the synthesizers with personas and query
 styles) through the local OpenAI-compatible mock server answering every request after

@@ -3,7 +3,7 @@
     .venv/bin/python bench/quality.py --only ragdev          # through quality.py
     .venv/bin/python bench/quality_rag_dev.py [--verifier lexical]
 
-Data: ``bench/data/rag_dev.jsonl``, written for this project (see bench/README.md). Each row
+Data: ``bench/data/rag_dev.jsonl``, written for this project (how, split by split: bench/HISTORY.md). Each row
 is one question with 2-4 contexts (retriever-like chunks; some on the topic without the
 answer, some answers spread over two chunks), a ground truth that states what the contexts
 say in other words, a faithful answer (LLM-style: reworded, merged, reordered, summarised)

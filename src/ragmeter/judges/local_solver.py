@@ -95,7 +95,7 @@ class LocalModels:
 
             # with the MiniLM cosine, unlike "relevance": it scores whole chunks (one encode
             # each, not every sentence) and lifts pairwise accuracy from 0.735 to 0.755 on
-            # MS MARCO dev and from 0.87 to 0.94 on the pairs of bench/data (bench/README.md)
+            # MS MARCO dev and from 0.87 to 0.94 on the pairs of bench/data (bench/HISTORY.md)
             return ChunkRelevanceScorer(encoder=self.model("encoder"))
         raise KeyError(kind)
 

@@ -100,7 +100,7 @@ DEFINING_WORDS = frozenset(
     "stands stand consists consist called known abbreviation definition".split())
 UNTYPED = frozenset(("yesno", "description"))
 """Question kinds with no expected answer type: the focus alone decides."""
-# "since" stays: dropping it with "from" and "by" cost one MS MARCO pair (bench/README.md).
+# "since" stays: dropping it with "from" and "by" cost one MS MARCO pair (bench/HISTORY.md).
 # "from" and "by" alone are no cause: in the seventh round's reading of ctxrel-6 they made a
 # cause of "freeze from the top down", "turns from amber to green" and "rising by a few
 # degrees"; ``explanations`` reads them where they give one: after a verb of origin
@@ -717,9 +717,9 @@ class ChunkRelevanceScorer:
     # (3), so it sits below an answering passage that misses up to ~3/8 of the focus. With it
     # and the question kinds added after (procedure, attribute, "who was the", "what does it
     # mean when"): 0.785 MS MARCO, 1.00 on the 34 pairs, 0.59 on 66 pairs over seven domains
-    # written before those changes (0.455 before them); bench/README.md has every step.
+    # written before those changes (0.455 before them); bench/HISTORY.md has every step.
     # Third round (focus named by reference or said otherwise, dates as points in time,
-    # causal constructions), weights unchanged: 0.775 / 1.00 / 0.71 (bench/README.md). A
+    # causal constructions), weights unchanged: 0.775 / 1.00 / 0.71 (bench/HISTORY.md). A
     # gate as strong as the presence term (8) gave 0.765 / 1.00 / 0.80, and 0.61 against
     # 0.33 on 36 held-out pairs (ctxrel-3): one MS MARCO pair for many of our own. Chosen by
     # a rule fixed before a third held-out set (ctxrel-4, 45 pairs written blind) was
@@ -738,7 +738,7 @@ class ChunkRelevanceScorer:
     # quartiles are 0.02 and 0.11 and its median 0.05 (most of such a question is its topic:
     # q . t is 0.84-0.94), so the median adds nothing and the inter-quartile spread weighs
     # what the evidence term weighs (3 / 0.09, about 32). A sweep of weights came first
-    # (12 to 64 gave the same order within a pair; bench/README.md lists it). With 32: MS
+    # (12 to 64 gave the same order within a pair; bench/HISTORY.md lists it). With 32: MS
     # MARCO 0.765 -> 0.775, ctxrel-6 0.350 -> 0.400, the other sets unchanged. Small: the
     # term orders chunks whose other signals are close, and it is no gate. For every question
     # (not only untyped ones) it gives 0.826 alone on ctxrel-2..7 but costs MS MARCO a pair

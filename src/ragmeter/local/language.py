@@ -28,7 +28,7 @@ How a text's language is found, cheapest evidence first:
 English prose is recognised first by its function words (``ENGLISH_SHARE``), which spares
 the identifier most contexts. Long texts are judged on three 1,000-character windows (start, middle, end). Results are
 cached by text (``caches.clear_caches`` clears them). Measured in
-bench/language_check.py (commands and figures in bench/README.md).
+bench/language_check.py (commands and dated figures in bench/HISTORY.md).
 """
 
 from __future__ import annotations
