@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Sequence
 
 import numpy as np
 
-from ragmeter.calls.breaker import CircuitBreaker
+from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
@@ -66,7 +66,7 @@ class OpenAIEmbedder:
         self.dim: int | None = KNOWN_DIMS.get(model) if base_url is None else None
         self.connection = OpenAIConnection(base_url, api_key_env, timeout=self.policy.timeout)
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
-        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
+        self.breaker = new_breaker()  # an unreachable endpoint stops the run early
 
     def __repr__(self) -> str:
         where = "" if self.base_url is None else f", base_url={public_url(self.base_url)!r}"
