@@ -34,7 +34,7 @@ def checked_vectors(name: str, data: Any, count: int, earlier_dim: int | None) -
     if len(data) != count:
         raise EmbedderError(f"{name} returned {len(data)} vectors for {count} texts")
     indices = [getattr(item, "index", None) for item in data]
-    if not all(type(i) is int for i in indices) or sorted(indices) != list(range(count)):
+    if sorted(i if type(i) is int else -1 for i in indices) != list(range(count)):
         raise EmbedderError(f"{name} returned vectors with indices {indices}, not 0 to {count - 1}")
     rows = [item.embedding for item in sorted(data, key=lambda item: item.index)]
     for index, row in enumerate(rows):
