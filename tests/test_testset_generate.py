@@ -208,3 +208,32 @@ def test_cli_generate_reports_bad_distribution(docs, tmp_path):
                                     "--distribution", "simple=1,hard=1", "-q"])
     assert done.exit_code == 2
     assert "unknown evolution type 'hard'" in done.output
+
+
+def test_the_shortfall_warning_points_at_the_callers_line(docs):
+    # the warning's filename and line are the caller's, as for any library warning: a filter
+    # on this module, or the "file:line: ShortfallWarning" a user reads, finds their own call
+    import asyncio
+    import inspect
+
+    from testset_gen.generator import agenerate
+    from testset_gen.offline import ShortfallWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1
+        result = generate(docs, 40, judge="local", cache=False)  # these documents cannot give 40
+    assert result.shortfall
+    (w,) = [w for w in caught if issubclass(w.category, ShortfallWarning)]
+    assert (w.filename, w.lineno) == (__file__, line)
+    assert "fewer questions than asked for" in str(w.message)
+
+    async def caller():
+        return await agenerate(docs, 40, judge="local", cache=False)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno - 4  # the await above
+        asyncio.run(caller())
+    (w,) = [w for w in caught if issubclass(w.category, ShortfallWarning)]
+    assert (w.filename, w.lineno) == (__file__, line)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -294,18 +295,32 @@ async def agenerate(
             await close()
 
     shortfall = {k: v for k, v in shortfall.items() if v}
-    if shortfall:
-        text = ", ".join(f"{k}: {v} of {requested.get(k, 0)}" for k, v in shortfall.items())
-        hint = ("the offline generator's rules found too few; an LLM judge writes the kinds "
-                "they cannot" if llm is None else "see GenerationResult.rejected for why")
-        warnings.warn(f"testset_gen: fewer questions than asked for ({text} missing); {hint}",
-                      ShortfallWarning, stacklevel=2)
     testset = Testset(records=records, settings={**settings, "documents": len(documents),
                                                  "chunks": len(chunks), "run": identity})
-    return GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
-                            shortfall=shortfall, rejected=rejected,
-                            usage=llm.usage if llm is not None else None, journal=journal_path,
-                            filter_rejections=filter_rejections, personas=used_personas)
+    result = GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
+                              shortfall=shortfall, rejected=rejected,
+                              usage=llm.usage if llm is not None else None, journal=journal_path,
+                              filter_rejections=filter_rejections, personas=used_personas)
+    if not _caller_warns.get() and (message := shortfall_message(result)) is not None:
+        warnings.warn(message, ShortfallWarning, stacklevel=2)  # the line that awaited agenerate
+    return result
+
+
+_caller_warns: ContextVar[bool] = ContextVar("testset_gen_caller_warns", default=False)
+"""Set by ``generate`` inside the one run it hands to the shared loop: that run's shortfall
+is warned about by ``generate`` itself, in the caller's thread, so that the warning's file
+and line are the caller's. Issued on the loop's thread, it pointed into ragmeter's loop
+(``warnings.warn`` can only name frames of the thread it runs on)."""
+
+
+def shortfall_message(result: GenerationResult) -> str | None:
+    """The ``ShortfallWarning`` text for ``result``, or None when every question was written."""
+    if not result.shortfall:
+        return None
+    text = ", ".join(f"{k}: {v} of {result.requested.get(k, 0)}" for k, v in result.shortfall.items())
+    hint = ("the offline generator's rules found too few; an LLM judge writes the kinds "
+            "they cannot" if result.usage is None else "see GenerationResult.rejected for why")
+    return f"testset_gen: fewer questions than asked for ({text} missing); {hint}"
 
 
 def generate(source: Any, size: int, **options: Any) -> GenerationResult:
@@ -332,6 +347,13 @@ def generate(source: Any, size: int, **options: Any) -> GenerationResult:
     metadata names its synthesizer, persona, query_style, query_length, chunk_ids and
     document_ids. See ``agenerate`` for the rest.
     """
+    async def run() -> GenerationResult:
+        _caller_warns.set(True)  # this run's task only (a task has its own context)
+        return await agenerate(source, size, **options)
+
     # the process's one long-lived loop, as evaluate and run_app use: a LangChain judge whose
     # client is cached per process would find a loop of asyncio.run's already closed
-    return run_sync(lambda: agenerate(source, size, **options))
+    result = run_sync(run)
+    if (message := shortfall_message(result)) is not None:
+        warnings.warn(message, ShortfallWarning, stacklevel=2)  # the caller's line, not the loop's
+    return result

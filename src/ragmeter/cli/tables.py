@@ -8,9 +8,10 @@ from rich.console import Console
 from rich.table import Table
 
 from ragmeter.data import empty_message
-from ragmeter.result import EvaluationResult
+from ragmeter.result import ErrorRow, EvaluationResult
+from ragmeter.result.failures import FAILURES_KEPT
 
-MAX_ERRORS_SHOWN = 20
+MAX_ERRORS_SHOWN = FAILURES_KEPT  # a streamed run keeps as many failures as are listed
 
 
 def _fmt(value: float | None) -> str:
@@ -50,18 +51,19 @@ def print_result(console: Console, result: EvaluationResult, show_samples: bool 
     if overall is not None and len(averaged) > 1:  # name only the metrics that entered the mean
         console.print(f"summary score (harmonic mean of {', '.join(averaged)}): {overall:.3f}", highlight=False)
 
-    errors = result.errors()
+    errors, total, where = result.errors(), len(result.errors()), "see the result file"
     if result.streamed is not None and not result.samples:
-        failed = sum(s.errors for s in result.summary().values())
-        if failed:
-            console.print(f"[yellow]{failed} score(s) failed[/yellow] (left empty, never NaN); each with its error in "
-                          f"{result.streamed.path}", highlight=False)
-    if errors:
-        console.print(f"[yellow]{len(errors)} problem(s)[/yellow] (scores left empty, never NaN):")
+        # the samples are in the file; the run kept its first failures in row order, and
+        # with every input error they hold the first MAX_ERRORS_SHOWN problems of the run
+        errors = sorted(errors + result.streamed.failures, key=ErrorRow.order)
+        total = len(result.input_errors) + sum(s.errors for s in result.summary().values())
+        where = f"each with its error in {result.streamed.path}"
+    if total:
+        console.print(f"[yellow]{total} problem(s)[/yellow] (scores left empty, never NaN):")
         for row in errors[:MAX_ERRORS_SHOWN]:
             console.print(f"  {row}", markup=False, highlight=False)
-        if len(errors) > MAX_ERRORS_SHOWN:
-            console.print(f"  ... and {len(errors) - MAX_ERRORS_SHOWN} more (see the result file)")
+        if total > MAX_ERRORS_SHOWN:
+            console.print(f"  ... and {total - MAX_ERRORS_SHOWN} more ({where})", markup=False, highlight=False)
 
     for who, usage in result.usage.items():
         parts = [f"{usage.calls} calls", f"{usage.cache_hits} cache hits"]

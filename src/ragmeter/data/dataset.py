@@ -34,6 +34,7 @@ from ragmeter.data.sample import (
     is_missing,
     type_name,
 )
+from ragmeter.data.nesting import TOO_DEEP, too_deep
 from ragmeter.errors import InvalidInput
 
 SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag_sample.jsonl"
@@ -254,6 +255,8 @@ class Dataset:
             if exc.msg == "Extra data":
                 return cls.from_jsonl(path)  # JSON Lines: a bad line is that row's error
             raise ValueError(f"{path}: not valid JSON: {exc}") from None
+        except RecursionError:  # one document: no row of it can be read
+            raise ValueError(f"{path}: not valid JSON: {TOO_DEEP}") from None
         if (bad := _invalid_utf8(path, [text])) is not None:  # one document: no row can be trusted
             start = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
             raise ValueError(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
@@ -418,10 +421,10 @@ def parse_items(
         if isinstance(record, _Bad):
             yield row, RowError(row=row, field=None, message=record.message, line=line)
             continue
-        if plain and isinstance(record, Mapping):
-            record = {k: _plain(v) for k, v in record.items()}
         try:
-            yield row, Sample.model_validate(record)
+            if plain and isinstance(record, Mapping):
+                record = {k: _plain(v) for k, v in record.items()}
+            sample = Sample.model_validate(record)
         except InvalidInput as exc:
             yield row, RowError(
                 row=row,
@@ -429,6 +432,14 @@ def parse_items(
                 message=getattr(exc, "detail", str(exc)),
                 line=line,
             )
+            continue
+        except RecursionError:  # a value nested past Python's limit (a list of dicts, a frame)
+            yield row, RowError(row=row, field=None, message=TOO_DEEP, line=line)
+            continue
+        if too_deep(sample.metadata):  # the only field that holds nested values
+            yield row, RowError(row=row, field="metadata", message=TOO_DEEP, line=line)
+            continue
+        yield row, sample
 
 
 def _invalid_utf8(path: Path, texts: Iterable[str]) -> _Bad | None:
@@ -457,6 +468,8 @@ def jsonl_items(path: Path) -> Iterator[tuple[int, int | None, Any]]:
                 record: Any = json.loads(line)
             except ValueError as exc:
                 record = _Bad(f"invalid JSON: {exc}")
+            except RecursionError:  # not a ValueError: it used to end the whole run
+                record = _Bad(f"invalid JSON in {path.name}: {TOO_DEEP}")
             else:
                 if not isinstance(record, dict):
                     record = _Bad(f"expected a JSON object, got {type_name(record)}")

@@ -34,6 +34,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ragmeter.data.nesting import TOO_DEEP
 from ragmeter.errors import InvalidInput
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "answer", "ground_truth")
@@ -140,6 +141,8 @@ def list_cell(text: str) -> list[Any] | None:
     """
     try:
         parsed = json.loads(text)
+    except RecursionError:  # nested past Python's limit: no list of strings
+        return None
     except ValueError:
         try:
             parsed = ast.literal_eval(text.strip())
@@ -236,6 +239,8 @@ def _metadata(value: Any) -> dict[str, Any]:
             raise field_error(
                 "metadata", "expected a dict, got str (not a valid JSON object)"
             ) from None
+        except RecursionError:
+            raise field_error("metadata", f"a JSON object {TOO_DEEP}") from None
         if not isinstance(value, dict):
             raise field_error(
                 "metadata", f"expected a dict, got a JSON string holding {type_name(value)}"

@@ -20,7 +20,7 @@ from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.usage import Usage
 from ragmeter.embedders.texts import check_texts
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.errors import EmbedderError
+from ragmeter.errors import EmbedderError, EmbedderRejected
 
 NAMESPACE = "embed"
 
@@ -76,8 +76,10 @@ class CachedEmbedder:
         waiting: dict[str, asyncio.Task] = {k: inflight[k] for k in unique if k in inflight}
         lookup = [k for k in unique if k not in waiting]
         found: dict[str, np.ndarray] = {}
+        stored_keys: set[str] = set()
         if lookup:
             stored = self.cache.get_many(NAMESPACE, lookup)
+            stored_keys.update(stored)
             for key, blob in stored.items():
                 found[key] = np.frombuffer(blob, dtype="<f4").astype(np.float32)
             self.usage.cache_hits += len(stored)
@@ -97,7 +99,10 @@ class CachedEmbedder:
                 result = task.result()
                 found.update((k, result[k]) for k in waiting if k in result)
 
-        dim = next(iter(found.values())).shape[0]
+        dims = {key: found[key].shape[0] for key in unique}
+        if len(set(dims.values())) > 1:
+            raise self._mixed(dims, stored_keys)
+        dim = next(iter(dims.values()))
         out = np.zeros((len(texts), dim), dtype=np.float32)
         for i, key in enumerate(keys):
             if key is not None:
@@ -112,6 +117,20 @@ class CachedEmbedder:
             NAMESPACE, {key: row.astype("<f4").tobytes() for key, row in zip(keys, vectors)}
         )
         return dict(zip(keys, vectors))
+
+    def _mixed(self, dims: dict[str, int], stored: set[str]) -> EmbedderRejected:
+        """Why vectors of two dimensions cannot make one answer: the cache was filled by
+        another model under this embedder's name (an endpoint whose model was swapped).
+        Mixed in, they failed as a numpy broadcast error; compared, they would mean nothing."""
+        cached = sorted({d for k, d in dims.items() if k in stored})
+        fresh = sorted({d for k, d in dims.items() if k not in stored})
+        if cached and fresh:
+            return EmbedderRejected(
+                f"{self.name}: the cache holds vectors of dimension {', '.join(map(str, cached))} for some of these "
+                f"texts, and the embedder now returns {', '.join(map(str, fresh))}: the model behind this name "
+                f"changed. Use another cache (--cache-dir, or cache= in Python) or --no-cache")
+        return EmbedderRejected(f"{self.name} gave vectors of different dimensions "
+                                f"({', '.join(map(str, sorted(set(dims.values()))))}) for one request")
 
     def _inflight_for(self, loop: asyncio.AbstractEventLoop) -> dict[str, asyncio.Task]:
         with self._inflight_lock:

@@ -18,13 +18,13 @@ from typing import Any, Awaitable, Sequence
 
 import numpy as np
 
-from ragmeter.calls.breaker import CircuitBreaker
+from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
-from ragmeter.embedders.protocol import normalise_rows
+from ragmeter.embedders.replies import checked_vectors
 from ragmeter.errors import EmbedderError, EmbedderRejected, EndpointUnreachable, JudgeError
 
 # Sizes of OpenAI's embedding models, used only to shape the all-blank-input answer before
@@ -64,9 +64,10 @@ class OpenAIEmbedder:
         self.name = f"openai:{model}" if base_url is None else f"openai:{model}@{public_url(base_url)}"
         self.usage = Usage()
         self.dim: int | None = KNOWN_DIMS.get(model) if base_url is None else None
+        self._answered_dim: int | None = None  # the dimension of the endpoint's replies so far
         self.connection = OpenAIConnection(base_url, api_key_env, timeout=self.policy.timeout)
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
-        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
+        self.breaker = new_breaker()  # an unreachable endpoint stops the run early
 
     def __repr__(self) -> str:
         where = "" if self.base_url is None else f", base_url={public_url(self.base_url)!r}"
@@ -124,12 +125,12 @@ class OpenAIEmbedder:
             raise
 
         self.usage.calls += 1
-        data = sorted(response.data, key=lambda item: item.index)
-        if len(data) != len(chunk):
+        try:  # a reply that is not the vectors asked for is an error, never a score (see replies.py)
+            vectors = checked_vectors(self.name, getattr(response, "data", None), len(chunk), self._answered_dim)
+        except EmbedderError:
             self.usage.failures += 1
-            raise EmbedderError(f"{self.name} returned {len(data)} vectors for {len(chunk)} texts")
-        vectors = normalise_rows(np.asarray([item.embedding for item in data], dtype=np.float32))
-        self.dim = int(vectors.shape[1])
+            raise
+        self.dim = self._answered_dim = int(vectors.shape[1])
         tokens = getattr(response.usage, "prompt_tokens", None) or 0
         self.usage.prompt_tokens += tokens
         self.usage.add_cost(self.prices.cost(self.model, tokens, 0))

@@ -27,6 +27,7 @@ from ragmeter.metrics.base import Metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
+from ragmeter.result.failures import FirstFailures
 from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter
 from ragmeter.runs import RunRecorder
@@ -72,11 +73,13 @@ class ResultSink:
         self.samples: list[SampleResult] = []
         self.input_errors: list[RowError] = []
         self.totals = Totals(metrics)
+        self.failures = FirstFailures()  # what a run that does not keep its samples can list
 
     def add(self, row: int, sample: Sample, scores: dict[str, MetricScore]) -> None:
         result = SampleResult(row=row, id=sample.id, sample=sample,
                               scores={n: scores[n] for n in self.names if n in scores})
         self.totals.add(result)
+        self.failures.add(result)
         if self.writer is not None:
             self.writer.add(result)
         if self.recorder is not None:
@@ -96,7 +99,8 @@ class ResultSink:
         finally:  # whatever became of the record, the scores reach the file
             if self.writer is not None:
                 path = self.writer.finish(info, usage, self.input_errors)
-                streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary())
+                streamed = Streamed(path=str(path), samples=self.totals.samples, summary=self.totals.summary(),
+                                    failures=self.failures.rows)
         return EvaluationResult(info=info, samples=self.samples, input_errors=self.input_errors, usage=usage,
                                 streamed=streamed)
 

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import BaseModel
 
+from ragmeter.calls.breaker import breakers_from
 from ragmeter.calls.cache import CacheSetting, DiskCache, default_cache_dir, open_cache
 from ragmeter.calls.usage import Usage
 from ragmeter.data import Dataset, RowError, Sample
@@ -47,6 +48,8 @@ from ragmeter.data.stream import SampleStream, stream_samples
 from ragmeter.engine.core import ResultSink, build_judge, close_models, score_stream
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
+from ragmeter.engine.ray_breaker import BreakerKeeper, SharedBreaker
+from ragmeter.errors import RagmeterError
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.template import PromptSet
@@ -161,7 +164,9 @@ Batch = list[tuple[int, Sample, dict[str, MetricScore]]]
 class _BatchScorer:
     """A Ray actor: one judge and one embedder, built from their specs once, score batches.
 
-    Run with ``max_concurrency=1`` so a batch's usage delta is that batch's alone."""
+    Run with ``max_concurrency=1`` so a batch's usage delta is that batch's alone. The judge's
+    and the embedder's circuit breakers are the run's, held by the ``keepers`` (one per
+    role, see ``ragmeter.engine.ray_breaker``), not each worker's own."""
 
     def __init__(
         self,
@@ -172,6 +177,7 @@ class _BatchScorer:
         cache: str | bool,
         prompts: PromptSet,
         concurrency: int,
+        keepers: dict[str, Any],
     ) -> None:
         from ragmeter.embedders.spec import get_embedder
 
@@ -179,15 +185,17 @@ class _BatchScorer:
         self.prompts = prompts
         self.concurrency = concurrency
         disk = open_cache(cache)
-        self.judge = build_judge(judge, disk, judge_options) if any(m.uses_judge for m in metrics) else None
+        with breakers_from(lambda: SharedBreaker(keepers["judge"])):
+            self.judge = build_judge(judge, disk, judge_options) if any(m.uses_judge for m in metrics) else None
         # threads as the CLI gives it (judge and embedder); Ray already sets OMP_NUM_THREADS
         # to the actor's CPUs, so without it torch uses one thread per actor
-        self.embedder = (
-            get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                         threads=judge_options.threads, timeout=judge_options.timeout,
-                         max_attempts=judge_options.max_attempts)
-            if any(m.uses_embedder for m in metrics) else None
-        )
+        with breakers_from(lambda: SharedBreaker(keepers["embedder"])):
+            self.embedder = (
+                get_embedder(embedder or "local", cache=disk if disk is not None else False,
+                             threads=judge_options.threads, timeout=judge_options.timeout,
+                             max_attempts=judge_options.max_attempts)
+                if any(m.uses_embedder for m in metrics) else None
+            )
 
     async def score(self, batch: Batch) -> dict[str, Any]:
         """Scores of every sample in ``batch`` (JSON), the journal scores it reused, and the
@@ -263,12 +271,14 @@ def _check_reachable(address: str | None, timeout: float = 5.0) -> None:
 
 class _Pool:
     """Ray and the actors, started on the first batch (a run fully resumed from its journal
-    starts nothing), and stopped at the end: the actors always, Ray only if we started it."""
+    starts nothing), and stopped at the end: the actors always, Ray only if we started it.
+    Beside the workers, one ``BreakerKeeper`` per role holds the run's circuit breaker."""
 
-    def __init__(self, ray_address: str | None, make_actor: Callable[[Any], Any]) -> None:
+    def __init__(self, ray_address: str | None, make_actor: Callable[[Any, dict[str, Any]], Any]) -> None:
         self.address = ray_address
         self.make_actor = make_actor
         self.actors: list[Any] = []
+        self.keepers: dict[str, Any] = {}
         self.started_ray = False
         self.ray: Any = None
 
@@ -292,18 +302,21 @@ class _Pool:
             self.started_ray = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         count = _env_int(ENV_WORKERS) or max(1, cpus)
-        self.actors = [self.make_actor(ray) for _ in range(min(count, wanted))]
+        # no CPU of their own: they answer a few small calls, and must not take a worker's place
+        keeper = ray.remote(num_cpus=0)(BreakerKeeper)
+        self.keepers = {role: keeper.remote() for role in ("judge", "embedder")}
+        self.actors = [self.make_actor(ray, self.keepers) for _ in range(min(count, wanted))]
         return self.actors
 
     def stop(self) -> None:
         if self.ray is None:
             return
-        for actor in self.actors:
+        for actor in [*self.actors, *self.keepers.values()]:
             try:
                 self.ray.kill(actor)
             except Exception:  # noqa: BLE001 (a dead actor is already stopped)
                 pass
-        self.actors = []
+        self.actors, self.keepers = [], {}
         if self.started_ray:
             self.ray.shutdown()
 
@@ -344,10 +357,10 @@ async def run_on_ray(
     worker_cache = _worker_cache(cache)
     batch_size = _env_int(ENV_BATCH_SIZE) or max(DEFAULT_BATCH_SIZE, 2 * concurrency)
 
-    def make_actor(ray: Any) -> Any:
+    def make_actor(ray: Any, keepers: dict[str, Any]) -> Any:
         actor_class = ray.remote(num_cpus=1, max_concurrency=1, max_restarts=1, max_task_retries=1)(_BatchScorer)
         return actor_class.remote(metrics, judge_name, embedder_name, judge_options, worker_cache, prompts,
-                                  concurrency)
+                                  concurrency, keepers)
 
     pool = _Pool(ray_address, make_actor)
     totals = {"judge": Usage(), "embedder": Usage()}
@@ -395,7 +408,14 @@ async def run_on_ray(
                 reply = future.result()
             except Exception as exc:  # a worker's failure (a metric's is a score) ends the run
                 rows = sorted(sent)
-                exc.add_note(f"ragmeter: raised by the Ray worker scoring rows {rows[0]}..{rows[-1]}")
+                note = f"ragmeter: raised by the Ray worker scoring rows {rows[0]}..{rows[-1]}"
+                cause = getattr(exc, "cause", None)  # a RayTaskError carries the worker's exception
+                if isinstance(cause, RagmeterError):
+                    # a typed error (an unreachable judge) as a local run raises it: its message
+                    # is one line for the CLI, not the Ray wrapper's worker traceback
+                    cause.add_note(note)
+                    raise cause from exc
+                exc.add_note(note)
                 raise
             resumed += reply["resumed"]
             for role, delta in reply["usage"].items():

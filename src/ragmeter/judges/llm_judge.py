@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ragmeter.calls.breaker import CircuitBreaker
+from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
@@ -91,7 +91,7 @@ class LLMJudge(PromptingJudge):
         self.cache = cache
         self.policy = policy or RetryPolicy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
-        self.breaker = CircuitBreaker()  # an unreachable endpoint stops the run early
+        self.breaker = new_breaker()  # an unreachable endpoint stops the run early
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:

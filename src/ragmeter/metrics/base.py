@@ -11,9 +11,11 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 from ragmeter.data import Sample
+from ragmeter.errors import UnknownMetric
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need
 from ragmeter.metrics.score import MetricScore
+from ragmeter.names import did_you_mean, name_key
 
 
 class Metric(ABC):
@@ -66,7 +68,8 @@ def available_metrics() -> dict[str, type[Metric]]:
 def get_metric(spec: "str | Metric") -> Metric:
     if isinstance(spec, Metric):
         return spec
-    key = spec.strip().lower().replace("-", "_")
+    key = name_key(spec)
     if key not in _REGISTRY:
-        raise ValueError(f"unknown metric {spec!r}; available: {', '.join(sorted(_REGISTRY))}")
+        raise UnknownMetric(f"unknown metric {spec!r}; {did_you_mean(spec, _REGISTRY)}"
+                            f"available: {', '.join(sorted(_REGISTRY))}")
     return _REGISTRY[key]()

@@ -17,6 +17,7 @@ from ragmeter.calls.usage import Usage
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
+from ragmeter.result.failures import ErrorRow
 from ragmeter.result.totals import MetricSummary, Totals
 
 
@@ -59,27 +60,14 @@ class RunInfo(BaseModel):
         return mask_secrets(value) if value else value
 
 
-class ErrorRow(BaseModel):
-    """One line of ``EvaluationResult.errors()``: where, what, why."""
-
-    row: int
-    id: str | None = None
-    metric: str | None = None
-    kind: str
-    message: str
-
-    def __str__(self) -> str:
-        where = f"row {self.row}" + (f" ({self.id})" if self.id else "")
-        what = f" {self.metric}" if self.metric else ""
-        return f"{where}{what}: {self.kind}: {self.message}"
-
-
 class Streamed(BaseModel):
-    """Where a streamed run wrote its samples, and the totals kept while it did."""
+    """Where a streamed run wrote its samples, the totals kept while it did, and its first
+    failed scores in row order (``FAILURES_KEPT`` at most; all of them are in the file)."""
 
     path: str
     samples: int
     summary: dict[str, MetricSummary]
+    failures: list[ErrorRow] = Field(default_factory=list)
 
 
 class EvaluationResult(BaseModel):
@@ -152,7 +140,9 @@ class EvaluationResult(BaseModel):
         return summary_score({n: means[n].mean for n in self.info.summary_metrics if n in means})
 
     def errors(self) -> list[ErrorRow]:
-        """Every input error and every failed score, in row order."""
+        """Every input error and every failed score, in row order. A streamed run that did
+        not keep its samples has only its input errors here: its first failed scores are in
+        ``streamed.failures``, and ``with_samples().errors()`` reads them all from its file."""
         rows = [
             ErrorRow(
                 row=e.row,
@@ -169,7 +159,7 @@ class EvaluationResult(BaseModel):
                     rows.append(
                         ErrorRow(row=sample.row, id=sample.id, metric=name, kind=score.error.kind, message=score.error.message)
                     )
-        return sorted(rows, key=lambda r: (r.row, r.metric or ""))
+        return sorted(rows, key=ErrorRow.order)
 
     @property
     def total_usage(self) -> Usage:

@@ -3,7 +3,6 @@ whose scores moved most, with the judge's reasons before and after."""
 
 from __future__ import annotations
 
-import difflib
 from typing import Sequence
 
 from pydantic import BaseModel, Field
@@ -11,6 +10,7 @@ from pydantic import BaseModel, Field
 from ragmeter.errors import UnknownMetric
 from ragmeter.gate import MetricComparison, compare
 from ragmeter.gate.compare import lower_is_better, paired_scores
+from ragmeter.names import did_you_mean, name_key
 from ragmeter.result import EvaluationResult
 from ragmeter.runs._differences import RunDifference
 
@@ -44,13 +44,12 @@ class RunComparison(BaseModel):
 def chosen_metrics(wanted: Sequence[str], available: Sequence[str]) -> list[str]:
     """``wanted`` as the runs spell them (``Token-F1`` finds ``token_f1``); ``UnknownMetric``
     with the closest name for one that neither run has."""
-    by_key = {name.strip().lower().replace("-", "_"): name for name in available}
+    by_key = {name_key(name): name for name in available}
     chosen = []
     for name in wanted:
-        key = name.strip().lower().replace("-", "_")
+        key = name_key(name)
         if key not in by_key:
-            close = difflib.get_close_matches(key, list(by_key), n=1, cutoff=0.6)
-            hint = f"did you mean {by_key[close[0]]!r}? " if close else ""
+            hint = did_you_mean(name, available)
             raise UnknownMetric(f"no metric {name!r} in these runs; {hint}they have {', '.join(available)}")
         chosen.append(by_key[key])
     return list(dict.fromkeys(chosen))

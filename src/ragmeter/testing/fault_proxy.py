@@ -15,7 +15,8 @@ drawn from ``kinds`` by a seeded generator; the others are forwarded unchanged:
     malformed  the upstream's answer with its assistant content replaced by broken JSON
     truncated  the upstream's answer cut in half, with ``finish_reason: "length"``
 
-Set ``fault_rate = 0`` to let every request through (the endpoint "recovers").
+Set ``fault_rate = 0`` to let every request through (the endpoint "recovers"), or
+``max_faults`` to have it recover by itself after that many faults.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class FaultProxy:
         fault_paths: tuple[str, ...] = ("/chat/completions",),
         hang_seconds: float = 1.0,
         retry_after: float = 0.05,
+        max_faults: int | None = None,
     ) -> None:
         unknown = set(kinds) - set(KINDS)
         if unknown:
@@ -55,6 +57,7 @@ class FaultProxy:
         self.fault_paths = fault_paths
         self.hang_seconds = hang_seconds
         self.retry_after = retry_after
+        self.max_faults = max_faults
         self.injected: Counter[str] = Counter()
         self.forwarded = 0
         self._random = random.Random(seed)
@@ -126,6 +129,8 @@ class FaultProxy:
         if not path.split("?", 1)[0].endswith(self.fault_paths):
             return None
         with self._lock:
+            if self.max_faults is not None and sum(self.injected.values()) >= self.max_faults:
+                return None
             if self._random.random() >= self.fault_rate:
                 return None
             kind = self._random.choice(self.kinds)
