@@ -53,7 +53,7 @@ test-quick: venv
 typecheck: venv
 	$(BIN)/mypy
 
-# Every published figure, measured on the locked install, into bench/figures.json (about 10
+# Every published figure, measured on the locked install, into bench/figures.json (about 7
 # minutes on 2 cores; Ragas, for the calls compared with it, in its own bench/.venv-ragas);
 # README and docs quote only that file. `figures-check` compares a fresh
 # measurement with the committed file and exits 1 on any difference over 0.005.
