@@ -9,26 +9,13 @@ file, and when a sentence reports a measured figure without quoting it.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
+from bench_modules import bench_module
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _figures_module():
-    if "bench_figures" in sys.modules:
-        return sys.modules["bench_figures"]
-    spec = importlib.util.spec_from_file_location("bench_figures", ROOT / "bench" / "figures.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_figures"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-figures = _figures_module()
+figures = bench_module("figures")
 
 # A sentence that reports a measurement: these words beside a decimal number or a rate.
 MEASURED = re.compile(r"AUROC|kappa|pairwise|baseline|accuracy|samples/s|measured|cosine|careful "

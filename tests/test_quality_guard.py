@@ -14,25 +14,10 @@ A change that improves a figure passes here; record the new figures with ``make 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from bench_modules import bench_module
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _figures_module():
-    spec = importlib.util.spec_from_file_location("bench_figures", ROOT / "bench" / "figures.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_figures"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-figures = _figures_module()
+figures = bench_module("figures")
 
 
 def test_guard_compares_in_the_direction_of_each_figure():
