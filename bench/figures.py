@@ -274,6 +274,20 @@ def measure_answer() -> list[Figure]:
     return out
 
 
+# --- risk-coverage: how right are the local verdicts it is surest of ------------------------
+
+def measure_risk() -> list[Figure]:
+    """``bench/risk_coverage.py``: per judgement kind (chunk relevance; claim support at the
+    answer level), development and blind apart, the coverage at which 95% of the kept verdicts
+    are right, the share right at coverage 50% and 100%, and the share kept (LLM calls saved)
+    and right for the cascade's band (0.25, 0.75) and for (0.5, 0.5); MiniLM cosine by rank
+    beside each under ``.baseline.minilm_cosine_rank.``."""
+    import risk_coverage
+
+    return [Figure(key, value, data, kind)
+            for key, value, data, kind in risk_coverage.figures(risk_coverage.measure())]
+
+
 # --- speed: the eight-metric suite with the local judge --------------------------------------
 
 def measure_perf() -> list[Figure]:
@@ -333,6 +347,7 @@ GROUPS = [
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40", measure_perf,
           (DATASETS / "halueval_qa_dev.jsonl",)),
+    Group("risk", ".venv/bin/python bench/risk_coverage.py", measure_risk),
     Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
           measure_vs_ragas, (RAGAS_PYTHON,)),
 ]
@@ -548,7 +563,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 PREFIXES = {"align": "align", "ragdev": "ragdev", "ctxrel": "ctxrel", "answer": "answer_relevancy",
-            "msmarco": "msmarco", "halueval": "halueval", "perf": "perf", "vs_ragas": "vs_ragas"}
+            "msmarco": "msmarco", "halueval": "halueval", "perf": "perf", "vs_ragas": "vs_ragas",
+            "risk": "risk"}
 
 
 def _prefixes(names: Sequence[str]) -> set[str]:
