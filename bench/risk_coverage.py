@@ -185,10 +185,11 @@ def chunk_relevance() -> dict[str, dict]:
                for r in rows for side in ("relevant", "negative")]
     result = evaluate(samples, ["context_relevance"], judge="local", cache=False, journal=False,
                       show_progress=False)
-    probs = []
+    probs, missing = [], []
     for s in result.samples:
         score = s.scores["context_relevance"]
         chunks = (score.verdicts or {}).get("chunks") if isinstance(score.verdicts, dict) else None
+        missing.append(score.value is None and not chunks)
         probs.append(float(chunks[0]["relevance"]) if chunks else
                      0.0 if score.value is None else float(score.value))
     cosines = [c for pair in cosine_pairs([(r["question"], r["relevant"], r["negative"])
@@ -202,6 +203,7 @@ def chunk_relevance() -> dict[str, dict]:
             "probs": [probs[i] for i in idx],
             "labels": [1 - i % 2 for i in idx],
             "baseline": rank_probabilities([cosines[i] for i in idx]),
+            "no_value": sum(missing[i] for i in idx),
             "data": (f"bench/data/context_relevance_pairs.jsonl, sets {sets} "
                      f"({len(idx) // 2} pairs, {len(idx)} passages)"),
         }
@@ -236,6 +238,7 @@ def claim_support() -> dict[str, dict]:
             "probs": [probs[n] for n in idx],
             "labels": [int(careful[n] >= 0.999) for n in idx],
             "baseline": rank_probabilities([cosines[n] for n in idx]),
+            "no_value": sum(result.samples[n].scores["faithfulness"].value is None for n in idx),
             "data": (f"bench/data/rag_dev.jsonl, splits {splits} ({len(idx)} answers, "
                      "answer level)"),
         }
@@ -248,7 +251,7 @@ def measure() -> dict[str, dict[str, dict]]:
     for kind, load_kind in (("chunk_relevance", chunk_relevance), ("claim_support", claim_support)):
         out[kind] = {}
         for data_kind, d in load_kind().items():
-            out[kind][data_kind] = {"data": d["data"],
+            out[kind][data_kind] = {"data": d["data"], "no_value": d["no_value"],
                                     "local": summary(d["probs"], d["labels"]),
                                     "baseline": summary(d["baseline"], d["labels"])}
     return out
@@ -295,7 +298,8 @@ def print_report(report: dict[str, dict[str, dict]]) -> None:
             r = by_data[data_kind]
             loc, base = r["local"], r["baseline"]
             print(f"\n{kind} ({r['data']}); positive {loc['positive_rate']:.3f} "
-                  f"(majority label right {max(loc['positive_rate'], 1 - loc['positive_rate']):.3f})")
+                  f"(majority label right {max(loc['positive_rate'], 1 - loc['positive_rate']):.3f}); "
+                  f"{r['no_value']} without a value (counted as p = 0)")
             print(f"{'coverage':>9} {'kept':>5} {'right (local)':>14} {'right (cosine rank)':>20}")
             for (c, k, right), (_, _, bright) in zip(loc["curve"], base["curve"]):
                 print(f"{c:>9.0%} {k:>5} {_f(right):>14} {_f(bright):>20}")
