@@ -94,6 +94,22 @@ class JudgeOutputInvalid(JudgeError):
 
     transient = True
 
+    reply: str = ""
+    """The start of the last reply that failed (set by the LLM judge), so a caller can tell a
+    refusal in prose from broken JSON without parsing the message."""
+    cut_off: bool = False
+    """True when that reply was cut off (``finish_reason: "length"``)."""
+
+
+class JudgeFailedThroughout(JudgeError):
+    """Every call a run made to the judge failed (the test-set generator: no question, no
+    summary, no review came back). The run's output would be empty because of the judge, not
+    because of its input, so the run stops with this error (exit 1) instead of writing an
+    empty file that reads as "the documents gave nothing". The message counts the calls and
+    names the error kinds."""
+
+    stops_run = True
+
 
 class NeedsLLMJudge(JudgeError):
     """This judgement has no local implementation; configure an LLM judge to get it."""
