@@ -14,7 +14,6 @@ by ``fault_kind``; drafts in the wrong language are counted from the rejections
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import Counter
 from typing import Sequence, TypeVar
@@ -22,7 +21,7 @@ from typing import Sequence, TypeVar
 from pydantic import BaseModel
 
 from ragmeter.calls.usage import Usage
-from ragmeter.errors import JudgeError, JudgeOutputInvalid
+from ragmeter.errors import JudgeError
 from ragmeter.judgements.tasks import Outcome, Sections, Task
 from ragmeter.judges.protocol import DryRun, Judge, Prompt
 from ragmeter.prompts.template import PromptSet
@@ -35,21 +34,11 @@ TRUNCATED = "truncated reply"
 WRONG_LANGUAGE = "wrong language"
 FAULT_KINDS = (MALFORMED, REFUSAL, TRUNCATED, WRONG_LANGUAGE)
 
-_REFUSAL = re.compile(r"^\W*(i'?m sorry|i am sorry|sorry|i can'?t|i cannot|i am unable|i'?m unable|"
-                      r"i won'?t|i will not|as an ai|unfortunately,? i)", re.I)
-
-
 def fault_kind(exc: JudgeError) -> str:
     """The kind of a failed call: ``truncated reply``, ``refusal`` (prose that declines, no
     JSON), ``malformed output`` for any other invalid reply, else the error's kind
-    (``JudgeTimeout``, ``JudgeUnavailable``...)."""
-    if isinstance(exc, JudgeOutputInvalid):
-        if exc.cut_off:
-            return TRUNCATED
-        if "{" not in exc.reply and _REFUSAL.search(exc.reply):
-            return REFUSAL
-        return MALFORMED
-    return exc.kind
+    (``JudgeTimeout``, ``JudgeUnavailable``...): ``JudgeError.fault``."""
+    return exc.fault
 
 
 class TalliedJudge:
