@@ -291,3 +291,28 @@ def test_llamaindex_nodes_load_and_empty_ones_are_skipped():
 def test_object_ids_are_stable_across_loads():
     make = lambda: [LangChainDoc("Same text.", {"source": "a.txt"})]  # noqa: E731
     assert load_documents(make()).documents[0].id == load_documents(make()).documents[0].id
+
+
+ASCII_SHIFT_JIS = "# Keys\n\n@ a~b ~ a~b the tilde C:\\dir ~ @ # @ c\\d.\n"
+"""Pure ASCII that charset_normalizer calls Shift_JIS ('~' and '\\' are bytes both share)."""
+
+
+def test_an_ascii_file_is_not_guessed_at_and_every_ingest_warning_names_its_file(tmp_path):
+    (tmp_path / "keys.md").write_bytes(ASCII_SHIFT_JIS.encode("ascii"))
+    (tmp_path / "keys.html").write_bytes(b"<html><body><p>" + ASCII_SHIFT_JIS.encode("ascii") + b"</p></body></html>")
+    (tmp_path / "keys.txt").write_bytes(ASCII_SHIFT_JIS.encode("ascii"))
+    latin = "Caf\u00e9 cr\u00e8me, na\u00efve fa\u00e7ade: the caf\u00e9 serves cr\u00e8me br\u00fbl\u00e9e every day of the week.\n" * 3
+    (tmp_path / "cafe.txt").write_bytes(latin.encode("cp1252"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = load_documents(tmp_path)
+    assert result.skipped == []
+    texts = {d.source: d.text for d in result.documents}
+    assert all("a~b ~ a~b the tilde C:\\dir" in texts[f"keys.{ext}"] for ext in ("md", "html", "txt"))
+    # a guess (cp1250 here: "cr\u010dme"), where it used to be read as UTF-8 with "\ufffd" in place
+    assert texts["cafe.txt"].startswith("Caf\u00e9 cr") and "\ufffd" not in texts["cafe.txt"]
+    messages = [str(w.message) for w in caught]
+    assert not any("shift" in m.lower() for m in messages), messages  # ASCII is never guessed at
+    # the one real guess (a cp1252 file) is warned about, by name
+    assert messages and all(m.startswith("cafe.txt: ") for m in messages), messages
+    assert any("inferred as" in m for m in messages)

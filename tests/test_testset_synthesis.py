@@ -198,14 +198,15 @@ def test_resume_sends_no_call_for_finished_work(docs, server, tmp_path):
     assert not finished & {json.loads(scripted.respond(c))["question"] for c in redone}  # ... not for kept records
 
 
-def test_invalid_json_twice_is_a_named_rejection(tmp_path, server):
+def test_invalid_json_twice_is_a_named_rejection_and_a_failed_run(tmp_path, server):
+    # one seed, and the judge answers it with prose twice per attempt: no question, and the
+    # run fails naming the judge (it used to return an empty set blamed on the documents)
+    from ragmeter.errors import JudgeFailedThroughout
+
     root = write_docs(tmp_path, {"bad.md": "# Bad\n\nBAD-JSON Gustave Eiffel designed the Eiffel Tower in Paris, which was completed in 1889 for the World's Fair and is 330 metres tall."})
-    result, warned = run(root, server, tmp_path, size=1, synthesizers="single_hop_specific=1", max_attempts=2)
-    assert result.testset.records == [] and result.shortfall == {"single_hop_specific": 1}
-    assert len(result.rejected) == 2
-    assert all(rej.reasons[0].startswith("JudgeOutputInvalid:") for rej in result.rejected)
-    assert result.rejections_by_type() == {"single_hop_specific": {"JudgeOutputInvalid": 2}}
-    assert any("fewer questions than asked" in w for w in warned)
+    with pytest.raises(JudgeFailedThroughout, match=r"no question was kept, and the judge .* is the whole "
+                       r"reason: 2 of its 4 calls failed, and every draft was lost to it \(refusal 2\)"):
+        run(root, server, tmp_path, size=1, synthesizers="single_hop_specific=1", max_attempts=2)
     assert by_kind(sent(server))["write"] == 4  # each attempt: the call and its one repair re-ask
 
 

@@ -7,16 +7,22 @@ where that way lives:
 1. each open slot picks what it is written from (``Writer.pick``; attempt *k* picks
    something else than attempt *k - 1*) and one writing call per slot runs, concurrently;
 2. drafts that break a rule (``Writer.problems``: the answer inside the question, a
-   reference to "the passage", a length off its target...) are dropped before any review
-   call is spent on them;
+   reference to "the passage", a length off its target, another language than the
+   contexts'...) are dropped before any review call is spent on them, and a slot whose
+   draft was dropped or whose writing call failed writes again at once (its next attempt),
+   so that the round's drafts are reviewed together;
 3. the rest are reviewed ``batch`` at a time, one critic call per batch;
 4. every accepted draft becomes a record, written to the journal at once, so a run killed
    mid-way resumes with every record it kept and redoes only the open slots.
 
 A slot still open after ``max_attempts`` rounds is a shortfall: counted and reported by
 type, never padded. Every rejection keeps its reasons, for ``ragmeter generate``'s report.
-A failed writing call rejects that draft (its error as the reason); a failed critic call
-leaves its batch unreviewed, which rejects it too (``Writer.verdict`` with ``None``).
+A failed writing call rejects that draft (its error as the reason). A failed critic call
+(broken JSON, a refusal, a reply cut off) says nothing about its drafts, so they are not
+rewritten: they wait for the next round's review, and only drafts still unreviewed after
+the last round are rejected (``Writer.verdict`` with ``None``). Rewriting them cost a
+writing call each, which under a model that fails one reply in five doubled the calls per
+kept question.
 """
 
 from __future__ import annotations
@@ -176,39 +182,61 @@ async def attempt_slots(
             except JudgeError as exc:
                 return None, f"{type(exc).__name__}: {exc}"
 
-    async def review(drafts: list[tuple[Slot, Source, Draft]]) -> Sequence[Review | None]:
+    async def review(drafts: list[tuple[Slot, Source, Draft]]) -> Sequence[Review | None] | None:
         async with gate:
             try:
                 return await writer.review(drafts)
             except JudgeError:
-                return [None] * len(drafts)
+                return None  # the call failed: the drafts wait for another review
+
+    tries: dict[int, int] = {}  # attempts spent per slot index
+
+    async def draft_for(slot: Slot) -> tuple[list[Rejection], tuple[Slot, Source, Draft] | None]:
+        """Write for ``slot`` until a draft passes the rule check or its attempts run out.
+
+        A draft lost to a failed call or a rule is written again at once, not in the next
+        round: the round's drafts then reach the critic together, in full batches, instead
+        of a critic call per round for the few that were rewritten."""
+        lost: list[Rejection] = []
+        while (attempt := tries.get(slot.index, 0)) < max_attempts:
+            tries[slot.index] = attempt + 1
+            source = writer.pick(slot, attempt)
+            if source is None:  # nothing can seed this slot, on any attempt
+                tries[slot.index] = max_attempts
+                if attempt == 0 and (reason := writer.unpicked(slot)):
+                    lost.append(Rejection(slot.evolution, "", [reason]))
+                break
+            written, error = await write(slot, source)
+            if written is None:  # the writing call failed: its error is the reason
+                lost.append(Rejection(slot.evolution, "", [error]))
+                continue
+            problems = writer.problems(slot, source, written)
+            if problems:
+                lost.append(Rejection(slot.evolution, writer.question(written), problems))
+                continue
+            return lost, (slot, source, written)
+        return lost, None
 
     pending = [s for s in slots if s.index not in kept]
+    waiting: list[tuple[Slot, Source, Draft]] = []  # drafts whose critic call failed
     for attempt in range(max_attempts):
         if not pending:
             break
-        runnable: list[tuple[Slot, Source]] = []
-        for slot in pending:
-            source = writer.pick(slot, attempt)
-            if source is not None:
-                runnable.append((slot, source))
-            elif attempt == 0 and (reason := writer.unpicked(slot)):
-                out.rejected.append(Rejection(slot.evolution, "", [reason]))
-        written = await asyncio.gather(*(write(slot, source) for slot, source in runnable))
-        drafts: list[tuple[Slot, Source, Draft]] = []
-        for (slot, source), (draft, error) in zip(runnable, written):
-            if draft is None:  # the writing call failed: its error is the reason
-                out.rejected.append(Rejection(slot.evolution, "", [error]))
-                continue
-            problems = writer.problems(slot, source, draft)
-            if problems:
-                out.rejected.append(Rejection(slot.evolution, writer.question(draft), problems))
-                continue
-            drafts.append((slot, source, draft))
+        carried = {slot.index for slot, _, _ in waiting}
+        written = await asyncio.gather(*(draft_for(slot) for slot in pending if slot.index not in carried))
+        drafts, waiting = waiting, []
+        for lost, made in written:  # in slot order, whatever order the calls finished in
+            out.rejected += lost
+            if made is not None:
+                drafts.append(made)
         batches = [drafts[i:i + batch] for i in range(0, len(drafts), batch)]
         reviewed = await asyncio.gather(*(review(b) for b in batches))
+        last = attempt == max_attempts - 1
         for drafted, reviews in zip(batches, reviewed):
-            for (slot, source, draft), r in zip(drafted, reviews):
+            if reviews is None and not last:
+                waiting += drafted
+                continue
+            for (slot, source, draft), r in zip(drafted, reviews or [None] * len(drafted)):
                 problems = writer.verdict(slot, source, draft, r)
                 if r is None or problems:
                     out.rejected.append(Rejection(slot.evolution, writer.question(draft),

@@ -107,9 +107,13 @@ async def enrich(judge: FreeFormJudge, chunks: Sequence[Chunk], *, batch: int = 
     async def one(group: list[Chunk]) -> tuple[list[Chunk], ProfileBatch | str]:
         async with gate:
             try:
-                return group, await judge.generate(enrichment_messages(group), ProfileBatch)
-            except JudgeError as exc:
-                return group, f"{type(exc).__name__}: {exc}"
+                for tries_left in (1, 0):  # a transient failure (a bad reply) is tried once more:
+                    try:                   # a lost batch loses all its chunks as seeds
+                        return group, await judge.generate(enrichment_messages(group), ProfileBatch)
+                    except JudgeError as exc:
+                        if not (exc.transient and tries_left):
+                            return group, f"{type(exc).__name__}: {exc}"
+                raise AssertionError("unreachable")
             finally:
                 if on_chunks:
                     on_chunks(len(group))

@@ -18,6 +18,7 @@ or model) are ``IngestSetupError`` and stop the run, since every file would fail
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -137,11 +138,44 @@ def _blocks_from_elements(elements: list[Any]) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),  # UTF-32 first: the
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),    # LE BOMs share a prefix
+         (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def read_source_text(path: Path) -> str:
+    """The text of a Markdown, text or HTML file: by its BOM, else as UTF-8 (ASCII is UTF-8),
+    and only when neither fits by unstructured's statistical guess.
+
+    Why not unstructured's ``filename=`` reading: it sends every pure-ASCII file to
+    charset_normalizer, which calls some of them Shift_JIS ("the | value `code` a~b ^": '~'
+    and '\\' are bytes Shift_JIS shares with ASCII), and warns "The file encoding was
+    inferred as 'SHIFT_JIS'" naming no file. A guess still made (a Latin-1 file) warns too,
+    and ``load_documents`` puts the file's name in front of that warning."""
+    raw = path.read_bytes()
+    for bom, encoding in _BOMS:
+        if raw.startswith(bom):
+            return raw.decode(encoding, errors="replace")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    with quiet_unstructured():
+        from unstructured.errors import UnprocessableEntityError
+        from unstructured.file_utils.encoding import detect_file_encoding
+
+        try:
+            return detect_file_encoding(file=raw)[1]
+        except UnprocessableEntityError as exc:
+            raise ParseError(f"its text encoding could not be determined ({exc})") from None
+
+
 def _read_markdown(path: Path) -> ParsedFile:
+    text = read_source_text(path)
     with quiet_unstructured():
         from unstructured.partition.md import partition_md
 
-        elements = partition_md(filename=str(path), languages=_LANGUAGES)
+        elements = partition_md(text=text, languages=_LANGUAGES)
     return ParsedFile("markdown", _blocks_from_elements(elements))
 
 
@@ -149,16 +183,17 @@ def _read_text(path: Path) -> ParsedFile:
     with quiet_unstructured():
         from unstructured.partition.text import partition_text
 
-        raw = path.read_text(encoding="utf-8", errors="replace")
+        raw = read_source_text(path)
         elements = partition_text(text=separate_headings(raw), languages=_LANGUAGES)
     return ParsedFile("text", _blocks_from_elements(elements))
 
 
 def _read_html(path: Path) -> ParsedFile:
+    text = read_source_text(path)
     with quiet_unstructured():
         from unstructured.partition.html import partition_html
 
-        elements = partition_html(filename=str(path), languages=_LANGUAGES)
+        elements = partition_html(text=text, languages=_LANGUAGES)
     return ParsedFile("html", _blocks_from_elements(elements), _html_title(path))
 
 

@@ -32,6 +32,7 @@ from testset_gen.document import Chunk, Document
 from testset_gen.evolutions import EVOLUTION_PROMPTS
 from testset_gen.graph import KnowledgeGraph, build_graph
 from testset_gen.ingest import load_documents
+from testset_gen.judge_faults import TalliedJudge, faults, nothing_but_the_judge
 from testset_gen.attempts import Rejection
 from testset_gen.llm_generator import generate_with_llm, summarise
 from testset_gen.offline import ShortfallWarning, generate_offline
@@ -62,6 +63,13 @@ class GenerationResult:
     """Offline path: evolution type -> filter reason -> candidates the filter dropped."""
     personas: list[Any] = field(default_factory=list)
     """Synthesizer path: the personas the questions were written for."""
+    judge_faults: dict[str, int] = field(default_factory=dict)
+    """LLM paths: judge calls that failed, by kind (``malformed output``, ``refusal``,
+    ``truncated reply``, a timeout's or an outage's error kind), and drafts rejected for
+    being in another language than their contexts (``wrong language``); empty when the judge
+    never failed. What a shortfall is owed to the judge rather than to the documents."""
+    judge_calls: int = 0
+    """LLM paths: calls the generator made to the judge (a call and its repair re-ask are one)."""
 
     def written(self) -> dict[str, int]:
         """Records per kind asked for: per evolution type, or per synthesizer on the
@@ -169,6 +177,7 @@ async def agenerate(
     embedder: Any = None,
 ) -> GenerationResult:
     """Async form of ``generate``."""
+    from ragmeter.errors import JudgeFailedThroughout
     from ragmeter.judges.spec import get_judge
 
     if size < 1:
@@ -208,7 +217,7 @@ async def agenerate(
     the_judge = get_judge(judge, cache=disk if disk is not None else False, options=judge_options)
     # questions are written by a judge that answers free-form prompts (an LLM, or a cascade's
     # LLM); the local judge's models cannot write, so the offline generator runs instead
-    llm = the_judge if the_judge.generative else None
+    llm = TalliedJudge(the_judge) if the_judge.generative else None
     if synthesis and llm is None:
         raise ValueError("synthesizers, personas and query styles need an LLM judge that writes "
                          f"(judge={the_judge.name!r} cannot); e.g. judge='openai:gpt-4o-mini'")
@@ -294,13 +303,18 @@ async def agenerate(
         if close is not None:
             await close()
 
+    reasons = [r for rej in rejected for r in rej.reasons]
+    if llm is not None and not records and (failed := nothing_but_the_judge(llm, reasons)) is not None:
+        raise JudgeFailedThroughout(failed)  # an empty file would blame the documents
     shortfall = {k: v for k, v in shortfall.items() if v}
     testset = Testset(records=records, settings={**settings, "documents": len(documents),
                                                  "chunks": len(chunks), "run": identity})
     result = GenerationResult(testset=testset, graph=graph, skipped=skipped, requested=requested,
                               shortfall=shortfall, rejected=rejected,
                               usage=llm.usage if llm is not None else None, journal=journal_path,
-                              filter_rejections=filter_rejections, personas=used_personas)
+                              filter_rejections=filter_rejections, personas=used_personas,
+                              judge_faults=faults(llm, reasons),
+                              judge_calls=llm.calls if llm is not None else 0)
     if not _caller_warns.get() and (message := shortfall_message(result)) is not None:
         warnings.warn(message, ShortfallWarning, stacklevel=2)  # the line that awaited agenerate
     return result
@@ -318,9 +332,22 @@ def shortfall_message(result: GenerationResult) -> str | None:
     if not result.shortfall:
         return None
     text = ", ".join(f"{k}: {v} of {result.requested.get(k, 0)}" for k, v in result.shortfall.items())
-    hint = ("the offline generator's rules found too few; an LLM judge writes the kinds "
-            "they cannot" if result.usage is None else "see GenerationResult.rejected for why")
+    if result.judge_faults:
+        hint = judge_blame(result) + "; see GenerationResult.rejected for each draft"
+    elif result.usage is None:
+        hint = "the offline generator's rules found too few; an LLM judge writes the kinds they cannot"
+    else:
+        hint = "see GenerationResult.rejected for why"
     return f"testset_gen: fewer questions than asked for ({text} missing); {hint}"
+
+
+def judge_blame(result: GenerationResult) -> str:
+    """What the judge's failures cost, by kind: the part of a shortfall owed to the model
+    (``"the judge failed or answered unusably 14 times: malformed output 6, refusal 3, ..."``)."""
+    total = sum(result.judge_faults.values())
+    kinds = ", ".join(f"{k} {n}" for k, n in result.judge_faults.items())
+    return (f"the judge failed or answered unusably {total} times ({kinds}; "
+            f"{result.judge_calls} calls made)")
 
 
 def generate(source: Any, size: int, **options: Any) -> GenerationResult:

@@ -120,10 +120,21 @@ def _walk(root: Path, recursive: bool) -> list[tuple[Path, str]]:
 
 
 def _load_file(path: Path, source: str, result: IngestResult) -> None:
-    try:
-        parsed = parse_file(path)
-    except ParseError as exc:
-        _skip(result, source, exc.reason)
+    """Read one file; any warning raised while reading it (a parser's, an encoding guess)
+    is issued again with the file's name in front, so that a user of a folder of a
+    thousand files knows which one it is about."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            parsed: ParsedFile | None = parse_file(path)
+        except ParseError as exc:
+            parsed = None
+            reason = exc.reason
+    for w in caught:
+        text = str(w.message)
+        warnings.warn(text if source in text else f"{source}: {text}", w.category, stacklevel=3)
+    if parsed is None:
+        _skip(result, source, reason)
         return
     result.documents.append(_document_from_file(parsed, source, path))
 

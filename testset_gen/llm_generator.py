@@ -28,6 +28,7 @@ from testset_gen.critic import BATCH, Candidate, Review, Reviews, review_message
 from testset_gen.distribution import plan_counts
 from testset_gen.document import Chunk, Document, content_id
 from testset_gen.evolutions import WrittenQuestion, rule_problems, writing_messages
+from testset_gen.judge_faults import wrong_language
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 
 MAX_ATTEMPTS = 3
@@ -174,7 +175,8 @@ class _EvolutionWriter:
         return draft.question
 
     def problems(self, slot: Slot, seeds: tuple[Chunk, ...], draft: WrittenQuestion) -> list[str]:
-        return rule_problems(draft.question, draft.ground_truth)
+        language = wrong_language([draft.question, draft.ground_truth], [c.text for c in seeds])
+        return rule_problems(draft.question, draft.ground_truth) + ([language] if language else [])
 
     async def review(self, batch: Sequence[tuple[Slot, tuple[Chunk, ...], WrittenQuestion]]) -> list[Review | None]:
         candidates = [Candidate(w.question, w.ground_truth, tuple(c.text for c in seeds)) for _, seeds, w in batch]

@@ -34,6 +34,7 @@ from testset_gen.document import Chunk, content_id
 from testset_gen.enrichment import ChunkProfile, enrich
 from testset_gen.evolutions import refers_to_source
 from testset_gen.graph import KnowledgeGraph
+from testset_gen.judge_faults import wrong_language
 from testset_gen.attempts import Journal, Slot, attempt_slots
 from testset_gen.llm_generator import LLMGeneration
 from testset_gen.personas import (
@@ -180,7 +181,14 @@ async def prepare(judge: FreeFormJudge, graph: KnowledgeGraph, chunks: Sequence[
     if summaries:
         matrix = np.stack([vectors[c] for c in ids]) if vectors and all(c in vectors for c in ids) else None
         try:
-            found = await derive_personas(judge, summaries, persona_count, seed=seed, vectors=matrix)
+            try:
+                found = await derive_personas(judge, summaries, persona_count, seed=seed, vectors=matrix)
+            except JudgeError as exc:
+                if not exc.transient:
+                    raise
+                # one call for the whole run, whose every question it shapes: a bad reply
+                # (broken JSON, a refusal) is worth a second try before the generic persona
+                found = await derive_personas(judge, summaries, persona_count, seed=seed, vectors=matrix)
         except JudgeError as exc:
             warnings.warn(f"testset_gen: the persona call failed ({type(exc).__name__}: {exc}); "
                           f"every question is written for the generic persona {GENERIC_PERSONA.name!r}",
@@ -299,7 +307,9 @@ class _SynthesisWriter:
         return draft.question
 
     def problems(self, slot: Slot, picked: Picked, draft: WrittenSample) -> list[str]:
-        return rule_problems(draft, picked[0], self.lengths[slot.index])
+        language = wrong_language([draft.question, draft.ground_truth],
+                                  [self.by_id[c].text for c in picked[0].chunk_ids])
+        return rule_problems(draft, picked[0], self.lengths[slot.index]) + ([language] if language else [])
 
     async def review(self, batch: Sequence[tuple[Slot, Picked, WrittenSample]]) -> list[SampleReview | None]:
         drafts = [Draft(w.question, w.ground_truth, tuple(self.by_id[c].text for c in sc.chunk_ids),

@@ -174,3 +174,121 @@ def respond(request: dict[str, Any]) -> str:
         documents = _tag(user, "document")
         return json.dumps({"summary": _first_sentence(documents[0]) if documents else ""})
     return "{}"
+
+
+# --- an imperfect model: a seeded mix of bad replies at the network edge -------------------
+
+FAULTS = ("malformed", "refusal", "wrong_language", "truncated")
+"""What ``FaultMix`` does to a reply: broken JSON (one of ``MALFORMED``), a refusal in
+prose, the written question and answer (or a summary) in German, the reply cut in half with
+``finish_reason: "length"``."""
+
+MALFORMED = ("missing_commas", "trailing_comma", "single_quotes", "unclosed")
+"""The ways a malformed reply is broken, drawn evenly: commas left out between members, a
+comma left before the closing brace, a Python-style dict in single quotes, an object whose
+closing brace never came (prose around it)."""
+
+REFUSAL = "I'm sorry, but I can't help with that request."
+GERMAN_QUESTION = "Welche Rolle spielt dieser Ort für die Geschichte, und warum ist er bis heute so wichtig?"
+GERMAN_ANSWER = ("Der Ort wurde nach dem Krieg wieder aufgebaut und ist heute ein wichtiges Zentrum "
+                 "für die Menschen, die in der Region leben und arbeiten.")
+_WRITERS = ("You write evaluation questions", "You write test queries")
+
+
+class FaultMix:
+    """``chat_responder`` that answers like ``respond`` except for a seeded share of faults.
+
+    Which request gets which fault is a pure function of ``seed``, the request's messages and
+    how many times those exact messages were sent before (a repair re-ask carries the bad
+    reply, so it is a new request; the same request sent again draws again, as a model at
+    temperature > 0 would answer differently). So a run is deterministic whatever order its
+    concurrent calls arrive in. ``injected`` counts the faults served, by kind.
+
+    The wrong-language fault changes only replies that carry prose for the test set (the
+    question writers' and the summariser's); a critic's or an indexer's reply drawn for it is
+    served clean and not counted.
+    """
+
+    def __init__(self, responder: Any = None, *, seed: int = 0, malformed: float = 0.2,
+                 refusal: float = 0.1, wrong_language: float = 0.1, truncated: float = 0.1) -> None:
+        import threading
+        from collections import Counter
+
+        self.responder = responder or respond
+        self.seed = seed
+        self.shares = {"malformed": malformed, "refusal": refusal,
+                       "wrong_language": wrong_language, "truncated": truncated}
+        if sum(self.shares.values()) > 1:
+            raise ValueError("fault shares add up to more than 1")
+        self.injected: Counter[str] = Counter()
+        self.requests = 0
+        self._seen: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def draw(self, request: dict[str, Any]) -> tuple[str | None, int]:
+        """The fault for this request (None: a clean reply) and a number for its variant."""
+        import hashlib
+
+        key = json.dumps(request.get("messages") or [], sort_keys=True)
+        with self._lock:
+            n = self._seen[key]
+            self._seen[key] += 1
+        digest = hashlib.sha256(f"{self.seed}:{n}:{key}".encode()).hexdigest()
+        u = int(digest[:13], 16) / 16 ** 13
+        variant = int(digest[13:17], 16)
+        edge = 0.0
+        for kind, share in self.shares.items():
+            edge += share
+            if u < edge:
+                return kind, variant
+        return None, variant
+
+    def __call__(self, request: dict[str, Any]) -> Any:
+        from ragmeter.testing.openai_server import Reply
+
+        kind, variant = self.draw(request)
+        clean = self.responder(request)
+        content = clean.content if isinstance(clean, Reply) else clean
+        system = next((m["content"] for m in request.get("messages") or [] if m["role"] == "system"), "")
+        served = kind
+        reply: Any = clean
+        if kind == "malformed" and content:
+            served = f"malformed ({MALFORMED[variant % len(MALFORMED)]})"
+            reply = _malformed(content, MALFORMED[variant % len(MALFORMED)])
+        elif kind == "refusal":
+            reply = REFUSAL
+        elif kind == "truncated" and content:
+            reply = Reply(content=content[: len(content) // 2], finish_reason="length")
+        elif kind == "wrong_language" and system.startswith(_WRITERS) and content:
+            data = json.loads(content)
+            data.update(question=GERMAN_QUESTION, ground_truth=GERMAN_ANSWER)
+            if "seed_question" in data:
+                data["seed_question"] = GERMAN_QUESTION
+            reply = json.dumps(data)
+        elif kind == "wrong_language" and system.startswith("You summarise documents"):
+            reply = json.dumps({"summary": GERMAN_ANSWER})
+        else:
+            served = None
+        with self._lock:
+            self.requests += 1
+            if served:
+                self.injected[served] += 1
+        return reply
+
+
+def _malformed(content: str, how: str) -> str:
+    """``content`` (a JSON object) broken the way ``how`` says (see ``MALFORMED``)."""
+    try:
+        data = json.loads(content)
+    except ValueError:
+        return content[: len(content) // 2]
+    if not isinstance(data, dict):
+        return content[: len(content) // 2]
+    members = [f"{json.dumps(k)}: {json.dumps(v)}" for k, v in data.items()]
+    if how == "missing_commas":
+        return "{" + " ".join(members) + "}"
+    if how == "trailing_comma":
+        return "{" + ", ".join(members) + ",}"
+    if how == "single_quotes":
+        return repr(data)
+    return "Here is the JSON you asked for:\n{" + ", ".join(members) + "\nI hope this helps."

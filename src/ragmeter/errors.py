@@ -13,6 +13,7 @@ A few errors here stop a command before it does anything (``UnsafeAccess``).
 
 from __future__ import annotations
 
+import re
 from typing import ClassVar
 
 from pydantic import BaseModel
@@ -58,6 +59,12 @@ class AppFailed(InvalidInput):
 class JudgeError(RagmeterError):
     """Base of judge failures."""
 
+    @property
+    def fault(self) -> str:
+        """What went wrong, for counting a run's failures by cause: the kind, unless a
+        subclass can say more (``JudgeOutputInvalid``: a refusal, a reply cut off)."""
+        return self.kind
+
 
 class JudgeUnavailable(JudgeError):
     """The judge could not be reached or refused the request (connection, auth, 5xx)."""
@@ -93,6 +100,37 @@ class JudgeOutputInvalid(JudgeError):
     server that was truncating or garbling replies under load may answer well."""
 
     transient = True
+
+    reply: str = ""
+    """The start of the last reply that failed (set by the LLM judge), so a caller can tell a
+    refusal in prose from broken JSON without parsing the message."""
+    cut_off: bool = False
+    """True when that reply was cut off (``finish_reason: "length"``)."""
+
+    @property
+    def fault(self) -> str:
+        """``truncated reply`` (cut off), ``refusal`` (prose that declines, no JSON in it), or
+        ``malformed output``: three causes with three different remedies (more tokens, another
+        prompt or model, a model that follows the schema)."""
+        if self.cut_off:
+            return "truncated reply"
+        if "{" not in self.reply and _REFUSAL.search(self.reply):
+            return "refusal"
+        return "malformed output"
+
+
+_REFUSAL = re.compile(r"^\W*(i'?m sorry|i am sorry|sorry|i can'?t|i cannot|i am unable|i'?m unable|"
+                      r"i won'?t|i will not|as an ai|unfortunately,? i)", re.I)
+
+
+class JudgeFailedThroughout(JudgeError):
+    """Every call a run made to the judge failed (the test-set generator: no question, no
+    summary, no review came back). The run's output would be empty because of the judge, not
+    because of its input, so the run stops with this error (exit 1) instead of writing an
+    empty file that reads as "the documents gave nothing". The message counts the calls and
+    names the error kinds."""
+
+    stops_run = True
 
 
 class NeedsLLMJudge(JudgeError):

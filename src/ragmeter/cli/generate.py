@@ -128,8 +128,15 @@ def generate(
 
     out.print(_report(result))
     if result.shortfall:
+        # a judge that failed is named with its counts; only a judge that never failed lets
+        # the documents take the blame
+        from testset_gen.generator import judge_blame
+
+        cause = (judge_blame(result) + ", and drafts were rejected as the table says"
+                 if result.judge_faults else
+                 "the documents gave no more questions that pass the filter")
         err.print("short by " + ", ".join(f"{k} {v}" for k, v in result.shortfall.items())
-                  + ": the documents gave no more questions that pass the filter (never padded)")
+                  + f": {cause} (never padded)", highlight=False, markup=False)
     if result.personas:
         err.print("personas: " + "; ".join(p.name for p in result.personas), highlight=False, markup=False)
     stats = result.graph.stats()

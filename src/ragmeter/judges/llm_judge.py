@@ -124,9 +124,11 @@ class LLMJudge(PromptingJudge):
         except OutputParseError as second:
             self.usage.failures += 1
             cut = " (the reply was cut off: finish_reason=length)" if completion.finish_reason == "length" else ""
-            raise JudgeOutputInvalid(
+            failed = JudgeOutputInvalid(
                 f"{self.name}: {output_type.__name__} still invalid after one repair{cut}: {second}"
-            ) from None
+            )
+            failed.reply, failed.cut_off = completion.content[:500], bool(cut)
+            raise failed from None
 
     async def _complete_structured(
         self, messages: list[dict[str, str]], output_type: type[BaseModel], params: dict[str, Any]

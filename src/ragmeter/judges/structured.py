@@ -103,12 +103,37 @@ def extract_json_text(text: str) -> str:
     return text[start : end + 1]
 
 
+_MISSING_COMMA = re.compile(r'("|\d|true|false|null|\}|\])(\s*\n?\s*)(?="[^"\n]{1,64}"\s*:)')
+_TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+
+
+def mend_commas(body: str) -> str | None:
+    """``body`` with the commas a model most often gets wrong put right (a comma missing
+    between two members, one left before a closing bracket), or None when there was nothing
+    to mend.
+
+    Why locally: the alternative is the repair re-ask, a whole call, for a slip whose fix is
+    not in doubt; the mended text must still parse and fit the schema, so a guess that
+    changed the meaning would fail validation like any other bad reply."""
+    mended = _TRAILING_COMMA.sub(r"\1", _MISSING_COMMA.sub(r"\1,\2", body))
+    return mended if mended != body else None
+
+
 def parse_output(text: str, output_type: type[T]) -> T:
-    """Validate ``text`` as ``output_type``; raise ``OutputParseError`` saying what is wrong."""
+    """Validate ``text`` as ``output_type``; raise ``OutputParseError`` saying what is wrong.
+
+    A reply that is not valid JSON only because of a missing or trailing comma is mended
+    (``mend_commas``) before it is given up on."""
     body = extract_json_text(text)
     try:
         return output_type.model_validate_json(body)
     except ValidationError as exc:
+        mended = mend_commas(body) if any(e["type"] == "json_invalid" for e in exc.errors()) else None
+        if mended is not None:
+            try:
+                return output_type.model_validate_json(mended)
+            except ValidationError:
+                pass
         problems = "; ".join(
             f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:8]
         )
