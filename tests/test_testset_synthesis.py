@@ -22,31 +22,9 @@ from testset_gen.generator import MIN_SEED_TOKENS, generate
 from testset_gen.personas import load_personas
 from testset_gen.query_style import QUERY_LENGTHS, QUERY_STYLES, parse_styles
 from testset_gen.scenarios import SYNTHESIZERS, Scenario, linked
+from testset_corpus import LINKED_FILES
 
-DOCS = {
-    "curie.md": """# Marie Curie
-
-Marie Curie was a physicist and chemist who was born in Warsaw in 1867. She moved to Paris in 1891 to study physics at the University of Paris, where she met Pierre Curie.
-
-Marie Curie discovered polonium and radium together with Pierre Curie in 1898. She named polonium after Poland, her native country, and studied radioactivity for the rest of her life.
-
-In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. In 1911 she won the Nobel Prize in Chemistry alone, for her radioactivity research.
-""",
-    "warsaw.txt": """Warsaw is the capital and largest city of Poland. The city stands on the Vistula River in east-central Poland, and its old town was rebuilt after the Second World War.
-
-Marie Curie was born in Warsaw, and a museum in the New Town is devoted to her life and her radioactivity research. Visitors to Warsaw can see her laboratory notes.
-""",
-    "radium.md": """# Radium
-
-Radium was discovered by Marie Curie and Pierre Curie in Paris in 1898. Radium glows faintly blue in the dark because of its strong radioactivity.
-
-The Radium Institute in Paris was founded by Marie Curie in 1914 to study radioactivity and its medical uses. Radium was once added to watch dials so that they glowed.
-""",
-    "tower.md": """# The Eiffel Tower
-
-The Eiffel Tower is a wrought-iron lattice tower in Paris. It was designed by the company of Gustave Eiffel and completed in 1889 for the World's Fair, and it is 330 metres tall.
-""",
-}
+DOCS = LINKED_FILES
 
 SHARES = "single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25"
 

@@ -87,3 +87,31 @@ def generate_short(graph, size: int, distribution: dict[str, float]):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)
         return generate_offline(graph, size, distribution, seed=0)
+
+
+# Four files for the LLM paths of generation (the synthesizers and the judge-fault tests): Curie,
+# Warsaw and radium share entities and themes, the Eiffel Tower only Paris.
+LINKED_FILES: dict[str, str] = {
+    "curie.md": """# Marie Curie
+
+Marie Curie was a physicist and chemist who was born in Warsaw in 1867. She moved to Paris in 1891 to study physics at the University of Paris, where she met Pierre Curie.
+
+Marie Curie discovered polonium and radium together with Pierre Curie in 1898. She named polonium after Poland, her native country, and studied radioactivity for the rest of her life.
+
+In 1903 Marie Curie shared the Nobel Prize in Physics with Pierre Curie and Henri Becquerel. In 1911 she won the Nobel Prize in Chemistry alone, for her radioactivity research.
+""",
+    "warsaw.txt": """Warsaw is the capital and largest city of Poland. The city stands on the Vistula River in east-central Poland, and its old town was rebuilt after the Second World War.
+
+Marie Curie was born in Warsaw, and a museum in the New Town is devoted to her life and her radioactivity research. Visitors to Warsaw can see her laboratory notes.
+""",
+    "radium.md": """# Radium
+
+Radium was discovered by Marie Curie and Pierre Curie in Paris in 1898. Radium glows faintly blue in the dark because of its strong radioactivity.
+
+The Radium Institute in Paris was founded by Marie Curie in 1914 to study radioactivity and its medical uses. Radium was once added to watch dials so that they glowed.
+""",
+    "tower.md": """# The Eiffel Tower
+
+The Eiffel Tower is a wrought-iron lattice tower in Paris. It was designed by the company of Gustave Eiffel and completed in 1889 for the World's Fair, and it is 330 metres tall.
+""",
+}
