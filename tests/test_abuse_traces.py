@@ -19,16 +19,9 @@ from typer.testing import CliRunner
 from ragmeter.cli.app import app
 from ragmeter.runs import RunStore
 
+from otlp_spans import DEEP, attr, break_root, trace_id
+
 GOOD = 50
-DEEP = 100_000
-
-
-def attr(key: str, value: str) -> dict[str, Any]:
-    return {"key": key, "value": {"stringValue": value}}
-
-
-def trace_id(i: int) -> str:
-    return f"{i:032x}"
 
 
 def trace(i: int) -> list[dict[str, Any]]:
@@ -52,23 +45,7 @@ def trace(i: int) -> list[dict[str, Any]]:
 
 def broken(kind: str, i: int) -> list[Any]:
     """Trace ``i`` with its root span broken as ``kind`` says ("DEEP" stands for the deep array)."""
-    spans = trace(i)
-    root = spans[0]
-    if kind == "no traceId":
-        del root["traceId"]
-    elif kind == "start not an integer":
-        root["startTimeUnixNano"] = "12:00"
-    elif kind == "attribute without key":
-        del root["attributes"][1]["key"]
-    elif kind == "attributes an object":
-        root["attributes"] = {"input.value": "When?"}
-    elif kind == "null value":
-        root["attributes"][1]["value"] = None
-    elif kind == "parent cycle":
-        root["parentSpanId"] = f"llm{i}"
-    elif kind == "deep JSON":
-        root["attributes"].append({"key": "deep", "value": "DEEP"})
-    return spans
+    return break_root(trace(i), kind, start="12:00", cycle_to=f"llm{i}")
 
 
 KINDS = {  # kind -> what its line on stderr names
@@ -76,7 +53,7 @@ KINDS = {  # kind -> what its line on stderr names
     "start not an integer": "field 'startTimeUnixNano': expected an integer (nanoseconds since the epoch), got the "
                             "string '12:00'",
     "attribute without key": "field 'attributes[1].key': missing",
-    "attributes an object": "field 'attributes': expected a list of key-value objects, got an object",
+    "attributes a dict": "field 'attributes': expected a list of key-value objects, got an object",
     "null value": "field 'attributes[1].value': expected an AnyValue object, got null",
     "parent cycle": "field 'parentSpanId': spans root106 -> llm106 -> root106 are each other's parents (a cycle)",
     "deep JSON": "field 'attributes[2].value': expected an AnyValue object, got an array",

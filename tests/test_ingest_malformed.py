@@ -15,15 +15,7 @@ from typer.testing import CliRunner
 from ragmeter.cli.app import app
 from ragmeter.ingest import InputProblem, TraceFileError, ingest_otlp, raise_problem
 
-DEEP = 100_000
-
-
-def attr(key: str, value: str) -> dict[str, Any]:
-    return {"key": key, "value": {"stringValue": value}}
-
-
-def trace_id(i: int) -> str:
-    return f"{i:032x}"
+from otlp_spans import DEEP, attr, break_root, trace_id
 
 
 def trace(i: int) -> list[dict[str, Any]]:
@@ -50,27 +42,8 @@ def deep_json(depth: int = DEEP) -> str:
 
 
 def malformed(kind: str, i: int) -> list[Any]:
-    """Trace ``i`` with one of its spans broken in the way ``kind`` says. A value the JSON
-    encoder cannot write (the deep array) is the placeholder "DEEP", replaced in the text."""
-    spans = trace(i)
-    root = spans[0]
-    if kind == "no traceId":
-        del root["traceId"]
-    elif kind == "start not an integer":
-        root["startTimeUnixNano"] = "soon"
-    elif kind == "attribute without key":
-        del root["attributes"][1]["key"]
-    elif kind == "attributes a dict":
-        root["attributes"] = {"input.value": f"Question {i}?"}
-    elif kind == "null value":
-        root["attributes"][1]["value"] = None
-    elif kind == "parent cycle":
-        root["parentSpanId"] = f"ret{i}"
-    elif kind == "deep JSON":
-        root["attributes"].append({"key": "deep", "value": "DEEP"})
-    else:
-        raise ValueError(kind)
-    return spans
+    """Trace ``i`` with one of its spans broken in the way ``kind`` says."""
+    return break_root(trace(i), kind, start="soon", cycle_to=f"ret{i}")
 
 
 KINDS = {  # kind -> (span id, field) the problem names
