@@ -54,16 +54,16 @@ def _content(text: str) -> set[str]:
 
 def _forms(text: str) -> dict[str, str]:
     """Each word of ``text`` (lowercased) -> its spaCy lemma, read in its sentence."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     return {t.lower_: t.lemma_.lower() for doc in parse([text]) for t in doc}
 
 
 def _lemmas(text: str) -> set[str]:
     """The words of ``text`` lowercased, and their spaCy lemmas ("depends" -> "depend",
-    "requires" -> "require"), by the project's shared pipeline (``ragmeter.local.syntax``):
+    "requires" -> "require"), by the project's shared pipeline (``ragmeter.text.syntax``):
     a question asks with the base form what its context states inflected."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     out: set[str] = set()
     for doc in parse([text]):

@@ -1,6 +1,6 @@
 """Does the local judge's language check refuse what it cannot read, and only that?
 
-Prints, for ``ragmeter.local.language.detect``:
+Prints, for ``ragmeter.text.language.detect``:
 
 * English texts of the public sets (HaluEval QA dev questions, answers and passages; MS
   MARCO dev questions and passages): how many are wrongly called unsupported (should be 0);
@@ -105,8 +105,8 @@ def english_texts(limit: int) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    from ragmeter.local import clear_caches
-    from ragmeter.local.language import _identifier, detect
+    from ragmeter.text import clear_caches
+    from ragmeter.text.language import _identifier, detect
 
     limit = next((int(a.split("=", 1)[1]) for a in argv if a.startswith("--limit=")), 3000)
     english = english_texts(limit)

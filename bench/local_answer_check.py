@@ -5,7 +5,7 @@ conjoined wh-questions, two questions in one, lists, who / when / where / how ma
 single-part questions answered with the topic but not the value asked for. For each triple
 the check passes when the complete answer scores strictly higher. Printed for two scorers:
 
-* ``coverage``: ``ragmeter.local.coverage.question_coverage`` (parts, clauses, key terms,
+* ``coverage``: ``ragmeter.judges.local.coverage.question_coverage`` (parts, clauses, key terms,
   answer type);
 * ``cosine``: the plain cosine between the question and the whole answer (MiniLM), the
   baseline that LOCAL_MODELS.md reports as ranking incomplete answers first.
@@ -184,7 +184,7 @@ def load_encoder() -> _Normalised:
 
 def check(triples: list[tuple[str, str, str]], encoder, verbose: bool = False) -> tuple[int, int]:  # noqa: ANN001
     """(coverage correct, cosine correct) over ``triples``."""
-    from ragmeter.local.coverage import question_coverage
+    from ragmeter.judges.local.coverage import question_coverage
 
     questions = [q for q, _, _ in triples for _ in (0, 1)]
     answers = [a for _, c, i in triples for a in (c, i)]
@@ -211,7 +211,7 @@ def check(triples: list[tuple[str, str, str]], encoder, verbose: bool = False) -
 def speed(encoder, n: int = 100) -> float:  # noqa: ANN001
     """Seconds for ``n`` fresh (uncached) question/answer pairs: coverage, noncommittal, claims
     and both critiques, as the no-key suite would run them."""
-    from ragmeter.local import claims, coverage, critiques
+    from ragmeter.judges.local import claims, coverage, critiques
 
     base = TUNING + HELD_OUT
     qs = [f"{base[k % len(base)][0]} ({k})" for k in range(n)]
@@ -232,7 +232,7 @@ def main() -> None:
     threads = next((int(a.split("=", 1)[1]) for a in sys.argv if a.startswith("--threads=")), 1)
     torch.set_num_threads(threads)
     encoder = load_encoder()
-    from ragmeter.local import nlp
+    from ragmeter.text import nlp
 
     nlp.parse(["warm up"])
     for name, triples in (("tuning", TUNING), ("held out", HELD_OUT)):

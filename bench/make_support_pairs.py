@@ -9,7 +9,7 @@ Passages come from two places:
 * ``halueval``: the knowledge passages of HaluEval QA dev (MIT licence; field ``contexts``),
   read from ``../shared/datasets/halueval_qa_dev.jsonl`` beside the repository (``--datasets``).
 
-From each passage's sentences (spaCy, the project's pipeline in ``ragmeter.local.nlp``):
+From each passage's sentences (spaCy, the project's pipeline in ``ragmeter.text.nlp``):
 
 * positives (label 1): the sentence itself (``extractive``), the sentence with a clause left
   out (``clause_dropped``: a parenthesis, a relative clause or appositive between commas, a
@@ -19,7 +19,7 @@ From each passage's sentences (spaCy, the project's pipeline in ``ragmeter.local
   moved), ``wrong_entity`` (a named entity replaced by another entity of the same label from
   the same passage), ``swapped_roles`` (two entities of one label in the sentence trade
   places), ``negation`` ("not" put in on, or taken off, the main clause's verb), ``antonym``
-  (a word replaced by its opposite from ``ragmeter.local.support.ANTONYM_PAIRS``).
+  (a word replaced by its opposite from ``ragmeter.judges.local.support.ANTONYM_PAIRS``).
 
 Each negative changes one span of a sentence and leaves every other character as it was,
 so a negative and the positive it comes from have the same wording and nearly the same
@@ -58,13 +58,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from ragmeter.local import nlp  # noqa: E402
-from ragmeter.local.support import ANTONYM_PAIRS  # noqa: E402
+from ragmeter.text import nlp  # noqa: E402
+from ragmeter.judges.local.support import ANTONYM_PAIRS  # noqa: E402
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span, Token
 
 HAND = HERE / "data" / "support_pairs.jsonl"
+sys.path.insert(0, str(HERE))
+from blind import is_blind  # noqa: E402
 HALUEVAL = "halueval_qa_dev.jsonl"
 DEFAULT_OUT = Path("/tmp/support_weak.jsonl")
 
@@ -704,6 +706,8 @@ def hand_passages(path: Path = HAND) -> list[Passage]:
     for line in path.open(encoding="utf-8"):
         if line.strip():
             row = json.loads(line)
+            if is_blind(path.name, row.get("set")):
+                continue  # blind premises are never perturbed into training pairs
             seen.setdefault(row["premise"], row["id"].split("-")[0])
     return [Passage(pid, text) for text, pid in seen.items()]
 

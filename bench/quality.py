@@ -152,8 +152,8 @@ def halueval_metric(path: Path, limit: int) -> dict:
 
 def halueval(path: Path, limit: int, verifier_spec: str, embeddings: bool,
              matched_only: bool = False) -> dict:
-    from ragmeter.local import nlp
-    from ragmeter.local.verifier import AlignmentVerifier, get_verifier
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.verifier import AlignmentVerifier, get_verifier
 
     pairs = load_halueval(path, limit)
     if matched_only:  # the pairs where the length cue is gone, from all ``limit`` questions
@@ -247,7 +247,7 @@ def _sample_throughput(verifier, pairs: list[tuple[Answer, Answer]],
     """Samples/s in the judge's shape: one ``support`` call per sample, whose premise is three
     passages joined by line breaks and whose claims are four hallucinated answers, starting
     from empty caches (as a run's first pass over its data does)."""
-    from ragmeter.local import clear_caches
+    from ragmeter.text import clear_caches
 
     contexts = list(dict.fromkeys(p[0].context for p in pairs))
     claims = [p[1].answer for p in pairs]
@@ -314,8 +314,8 @@ def cosine_pairs(triples: Sequence[tuple[str, str, str]]) -> list[tuple[float, f
 
 def bm25_pairs(triples: Sequence[tuple[str, str, str]]) -> list[tuple[float, float]]:
     """The term-overlap baseline (BM25-like weights of the question's focus terms in each text)."""
-    from ragmeter.local import nlp
-    from ragmeter.local.relevance import RelevanceScorer, key_terms
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.relevance import RelevanceScorer, key_terms
 
     return [tuple(RelevanceScorer.focus(key_terms(nlp.analyse([q])[0]), t)  # type: ignore[misc]
                   for t in nlp.analyse([a, b])) for q, a, b in triples]
@@ -337,7 +337,7 @@ def topic_cosine(model, triples: Sequence[tuple[str, str, str]]) -> float:
     that subtracts topical similarity, as ``asked_similarity`` does) looks better on it than it
     is: measured in the ninth round, ctxrel-4 gives 0.09 and ctxrel-6 0.15 (their relevant
     passages rarely name their subject), MS MARCO 0.625 and ctxrel-8 0.525."""
-    from ragmeter.local.question_focus import question_focus
+    from ragmeter.judges.local.question_focus import question_focus
 
     out = []
     for q, pos, neg in triples:
@@ -350,8 +350,8 @@ def topic_cosine(model, triples: Sequence[tuple[str, str, str]]) -> float:
 
 def msmarco(path: Path) -> dict:
     from ragmeter.embedders.sentence_transformer import load_model
-    from ragmeter.local import nlp
-    from ragmeter.local.relevance import RelevanceScorer, key_terms
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.relevance import RelevanceScorer, key_terms
 
     triples = load_msmarco(path)
     t0 = time.perf_counter()
@@ -368,7 +368,7 @@ def msmarco(path: Path) -> dict:
     lexical = RelevanceScorer(embeddings=False)
     ours_lexical = [tuple(lexical.relevance(q, [pos, neg])) for q, pos, neg in triples]
 
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     t0 = time.perf_counter()
     chunk = ChunkRelevanceScorer()  # with the MiniLM cosine, as the local judge runs it
@@ -447,9 +447,9 @@ def own_pairs(path: Path = OWN_PAIRS, written: str | None = None) -> dict:
     relevant passage; terse queries and full questions, typed and untyped; never seen by the
     scorer's authors."""
     from ragmeter.embedders.sentence_transformer import load_model
-    from ragmeter.local import nlp
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
-    from ragmeter.local.relevance import RelevanceScorer, key_terms
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.relevance import RelevanceScorer, key_terms
 
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     triples = [(r["question"], r["relevant"], r["negative"]) for r in rows if r.get("set") == written]
@@ -519,8 +519,8 @@ def answer_triples(path: Path = ANSWER_TRIPLES) -> dict:
     (question, complete answer, poorer answer) triples, per half: the first half was looked
     at while the mechanism was set, the second written afterwards. Beside it: the plain
     question-answer MiniLM cosine and the answer length (longer = better)."""
-    from ragmeter.local.coverage import question_coverage
-    from ragmeter.local.verifier import default_encoder
+    from ragmeter.judges.local.coverage import question_coverage
+    from ragmeter.judges.local.verifier import default_encoder
 
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     encoder = default_encoder()

@@ -203,7 +203,7 @@ def _samples(rows: list[dict]) -> tuple[list[dict], list[tuple[str, str]], list[
 def split_report(rows: list[dict], verifier: str, band: tuple[float, float]) -> dict:
     from ragmeter import evaluate
     from ragmeter.judges.local import LocalJudge
-    from ragmeter.local.verifier import default_encoder
+    from ragmeter.judges.local.verifier import default_encoder
 
     samples, meta, careful = _samples(rows)
     careful_arr = np.array(careful)
@@ -234,7 +234,7 @@ def split_report(rows: list[dict], verifier: str, band: tuple[float, float]) -> 
     # the cascade: per-claim probabilities of the faithfulness verdicts
     low, high = band
     # (the same claims and verifier the judge used, asked directly for their probabilities)
-    from ragmeter.local.claims import extract_claims
+    from ragmeter.judges.local.claims import extract_claims
 
     claims = extract_claims([s["answer"] for s in samples], [s["question"] for s in samples])
     model = judge.model("verifier")

@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from quality import OWN_PAIRS, load_msmarco, pairwise_accuracy  # noqa: E402
 
-from ragmeter.local import nlp  # noqa: E402
-from ragmeter.local.chunk_relevance import UNTYPED, ChunkRelevanceScorer, ChunkSignals, asked_similarity  # noqa: E402
-from ragmeter.local.question_focus import question_focus  # noqa: E402
-from ragmeter.local.relevance import RelevanceScorer  # noqa: E402
+from ragmeter.text import nlp  # noqa: E402
+from ragmeter.judges.local.chunk_relevance import UNTYPED, ChunkRelevanceScorer, ChunkSignals, asked_similarity  # noqa: E402
+from ragmeter.judges.local.question_focus import question_focus  # noqa: E402
+from ragmeter.judges.local.relevance import RelevanceScorer  # noqa: E402
 
 OWN_SETS = (None, "ctxrel-2", "ctxrel-3", "ctxrel-4", "ctxrel-5", "ctxrel-6", "ctxrel-7", "ctxrel-8",
             "ctxrel-9")

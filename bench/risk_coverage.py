@@ -216,7 +216,7 @@ def claim_support() -> dict[str, dict]:
     from quality_rag_dev import _samples, load
 
     from ragmeter import evaluate
-    from ragmeter.local.verifier import default_encoder
+    from ragmeter.judges.local.verifier import default_encoder
 
     rows = load()
     samples, meta, careful = _samples(rows)

@@ -1,4 +1,4 @@
-"""Trains the claim verifier's learned head (``ragmeter.local.support_head``).
+"""Trains the claim verifier's learned head (``ragmeter.judges.local.support_head``).
 
     .venv/bin/python bench/train_support_head.py                      # report only
     .venv/bin/python bench/train_support_head.py --write              # and write the weights
@@ -19,7 +19,7 @@ accuracy at 0.5 of the head (folds by premise: a passage's claims are never spli
 training and testing), beside single-signal baselines (lexical coverage, MiniLM similarity,
 claim length) and the hand-set formula; the means of the head's probability on positives and
 negatives; accuracy per kind; the weights. ``--write`` fits on everything and writes
-``src/ragmeter/local/support_head.json``.
+``src/ragmeter/judges/local/support_head.json``.
 """
 
 from __future__ import annotations
@@ -39,10 +39,12 @@ import numpy as np  # noqa: E402
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
-from ragmeter.local.support_head import FEATURES, WEIGHTS, SupportHead, features  # noqa: E402
-from ragmeter.local.verifier import AlignmentVerifier  # noqa: E402
+from ragmeter.judges.local.support_head import FEATURES, WEIGHTS, SupportHead, features  # noqa: E402
+from ragmeter.judges.local.verifier import AlignmentVerifier  # noqa: E402
 
 HAND = HERE / "data" / "support_pairs.jsonl"
+sys.path.insert(0, str(HERE))
+from blind import is_blind  # noqa: E402
 
 
 def load(paths: Sequence[Path]) -> list[dict]:
@@ -55,6 +57,8 @@ def load(paths: Sequence[Path]) -> list[dict]:
             for field in ("premise", "claim", "label"):
                 if field not in row:
                     raise SystemExit(f"{path}:{n}: missing field {field!r}")
+            if is_blind(path.name, row.get("set")):
+                continue  # never trained on: blind pairs check what training gives
             row.setdefault("kind", "?")
             row["file"] = path.name
             rows.append(row)

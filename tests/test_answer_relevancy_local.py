@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ragmeter import evaluate
-from ragmeter.local.hedges import noncommittal
+from ragmeter.judges.local.hedges import noncommittal
 
 # question, complete answer, poorer answers (each longer than the complete one)
 CASES = [

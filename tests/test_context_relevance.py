@@ -134,7 +134,7 @@ ANSWER_TYPE_PAIRS = [
 
 @pytest.mark.parametrize(("question", "good", "bad"), ANSWER_TYPE_PAIRS)
 def test_a_passage_answering_another_question_about_the_same_terms_loses(question, good, bad):
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     answer, topical = ChunkRelevanceScorer(embeddings=False).relevance(question, [good, bad])
     assert answer.relevance >= 0.5 > topical.relevance, (answer.reason, topical.reason)
@@ -143,7 +143,7 @@ def test_a_passage_answering_another_question_about_the_same_terms_loses(questio
 
 
 def test_instructions_are_clauses_opening_on_a_base_form_verb_or_you_with_a_modal():
-    from ragmeter.local.chunk_relevance import instructions
+    from ragmeter.judges.local.chunk_relevance import instructions
 
     sentences = ["Soak the bolt in oil for an hour.", "The bolt rusts when it is wet.", "You can renew it by mail.",
                  "Loosen the nuts, then jack the car up.", "A jack lifts the car."]
@@ -152,7 +152,7 @@ def test_instructions_are_clauses_opening_on_a_base_form_verb_or_you_with_a_moda
 
 
 def test_steps_on_separate_lines_answer_a_how_to_question():
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     steps = ("Removing a stripped screw:\n1. Press a wide rubber band over the stripped screw head.\n"
              "2. Push the screwdriver into it and turn slowly.")
@@ -180,7 +180,7 @@ def test_steps_on_separate_lines_answer_a_how_to_question():
     ("what does it mean when the bottom of your foot is hot", "reason", "", ("foot", "hot")),
 ])
 def test_question_focus_names_the_expected_answer_and_the_topic(question, kind, head, focus):
-    from ragmeter.local.question_focus import question_focus
+    from ragmeter.judges.local.question_focus import question_focus
 
     asks = question_focus(question)
     assert (asks.kind, asks.head, asks.focus) == (kind, head, focus)
@@ -201,9 +201,9 @@ def test_cascade_sends_only_the_uncertain_chunk_to_the_llm(server):
 
 
 def test_a_name_is_referred_to_by_its_initials_or_its_head_but_not_by_the_word_who():
-    from ragmeter.local import nlp
-    from ragmeter.local.chunk_relevance import referred
-    from ragmeter.local.question_focus import question_focus
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.chunk_relevance import referred
+    from ragmeter.judges.local.question_focus import question_focus
 
     who = question_focus("Where are the headquarters of the World Health Organization?")
     assert who.phrases == (("world", "health", "organization"),)
@@ -226,16 +226,16 @@ def test_a_name_is_referred_to_by_its_initials_or_its_head_but_not_by_the_word_w
     ("Construction took two years.", False),
 ])
 def test_a_date_question_is_answered_by_a_point_in_time_not_a_length_of_time(sentence, says_when):
-    from ragmeter.local import nlp
-    from ragmeter.local.chunk_relevance import holds_answer
-    from ragmeter.local.question_focus import question_focus
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.chunk_relevance import holds_answer
+    from ragmeter.judges.local.question_focus import question_focus
 
     asks = question_focus("When was the Eiffel Tower completed?")
     assert holds_answer(asks, nlp.analyse([sentence])[0].sentences[0], asks.focus) is says_when
 
 
 def test_explanations_are_causal_clauses_and_purposes_of_the_focus_verb():
-    from ragmeter.local.chunk_relevance import explanations
+    from ragmeter.judges.local.chunk_relevance import explanations
 
     sentences = ["As days shorten, trees stop producing chlorophyll.", "Cats purr to signal contentment.",
                  "Inflation happens when demand grows faster than supply.", "Cats purr at 25 to 150 hertz.",
@@ -244,13 +244,13 @@ def test_explanations_are_causal_clauses_and_purposes_of_the_focus_verb():
 
 
 def test_meaning_credit_is_linear_between_the_floor_and_full_cosine():
-    from ragmeter.local.chunk_relevance import meaning_credit
+    from ragmeter.judges.local.chunk_relevance import meaning_credit
 
     assert [meaning_credit(c) for c in (0.1, 0.25, 0.5, 0.75, 0.9)] == [0.0, 0.0, 0.5, 1.0, 1.0]
 
 
 def test_focus_said_otherwise_counts_in_an_answering_sentence_but_a_missing_name_does_not():
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     scorer = ChunkRelevanceScorer()
     light, about_light = scorer.relevance("How long does it take light from the Sun to reach Earth?", [

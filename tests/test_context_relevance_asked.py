@@ -9,7 +9,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from ragmeter.local.chunk_relevance import ChunkRelevanceScorer, ChunkSignals, asked_similarity
+from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer, ChunkSignals, asked_similarity
 
 # an open question; a chunk that says what happens, and one that only restates the topic
 ECLIPSE_Q = "What happens during a solar eclipse?"

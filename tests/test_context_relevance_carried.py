@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local import nlp
-from ragmeter.local.chunk_relevance import (ChunkRelevanceScorer, dangling, does_it, explanations, holds_answer,
+from ragmeter.text import nlp
+from ragmeter.judges.local.chunk_relevance import (ChunkRelevanceScorer, dangling, does_it, explanations, holds_answer,
                                             measured)
-from ragmeter.local.question_focus import question_focus
+from ragmeter.judges.local.question_focus import question_focus
 
 
 def _sentence(text):
@@ -148,7 +148,7 @@ def test_a_rare_adjective_of_the_focus_may_be_said_otherwise(scorer):
     ("Who did Henry VIII marry first?", False),  # "who" is the object
 ])
 def test_the_agent_rule_holds_where_who_is_the_subject_of_the_predicate(question, subject):
-    from ragmeter.local.chunk_relevance import asks_who_did
+    from ragmeter.judges.local.chunk_relevance import asks_who_did
 
     assert asks_who_did(question, question_focus(question).predicate) is subject
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local import nlp
-from ragmeter.local.chunk_relevance import (ChunkRelevanceScorer, defines_unnamed, opens_on_reference,
+from ragmeter.text import nlp
+from ragmeter.judges.local.chunk_relevance import (ChunkRelevanceScorer, defines_unnamed, opens_on_reference,
                                             predicate_words, states)
-from ragmeter.local.question_focus import question_focus
-from ragmeter.local.token_encoder import default_token_encoder
+from ragmeter.judges.local.question_focus import question_focus
+from ragmeter.judges.local.token_encoder import default_token_encoder
 
 
 @pytest.mark.parametrize(("question", "predicate"), [
@@ -114,7 +114,7 @@ def test_pressure_is_a_measured_quantity_and_cash_is_money(question, kind, measu
     ("Check the pressure every two weeks.", False),  # a number of something else
 ])
 def test_a_pressure_is_a_number_with_a_pressure_unit(text, gives):
-    from ragmeter.local.chunk_relevance import measured
+    from ragmeter.judges.local.chunk_relevance import measured
 
     assert measured("pressure", text) is gives
 

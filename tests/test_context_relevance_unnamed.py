@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local import nlp
-from ragmeter.local.chunk_relevance import ChunkRelevanceScorer, defines_unnamed, measured, unnamed_subject
-from ragmeter.local.question_focus import question_focus
+from ragmeter.text import nlp
+from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer, defines_unnamed, measured, unnamed_subject
+from ragmeter.judges.local.question_focus import question_focus
 
 
 @pytest.mark.parametrize(("sentence", "refers_back"), [
@@ -150,7 +150,7 @@ def test_a_count_is_a_number_before_the_noun_or_inside_its_compound_not_an_artic
     ("What does the word ephemeral mean?", "Ephemeral means lasting for a very short time.", True),
 ])
 def test_what_is_done_to_a_thing_or_how_often_is_not_what_it_is(question, sentence, defines):
-    from ragmeter.local.chunk_relevance import holds_answer
+    from ragmeter.judges.local.chunk_relevance import holds_answer
 
     asks = question_focus(question)
     assert holds_answer(asks, nlp.analyse([sentence])[0].sentences[0], asks.focus) is defines

@@ -50,7 +50,7 @@ def test_nothing_to_batch_and_a_bad_cap():
 
 
 def test_the_word_encoder_runs_short_and_long_texts_in_separate_passes(minilm, monkeypatch):
-    from ragmeter.local.token_encoder import TokenEncoder
+    from ragmeter.judges.local.token_encoder import TokenEncoder
 
     tokens = TokenEncoder()
     passes: list[list[str]] = []

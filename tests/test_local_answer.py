@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ragmeter.local import claims, coverage, critiques, hedges, question_parts
+from ragmeter.judges.local import claims, coverage, critiques, hedges, question_parts
 
 # --- helpers -----------------------------------------------------------------------------
 

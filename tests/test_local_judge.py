@@ -154,7 +154,7 @@ class _HeldModels:
     def __init__(self) -> None:
         import threading
 
-        from ragmeter.judges.local_solver import LocalModels
+        from ragmeter.judges.local.solver import LocalModels
 
         self.inner = LocalModels()
         self.entered = threading.Event()
@@ -177,7 +177,7 @@ def test_one_judge_shared_by_threads_with_their_own_event_loops_answers_each(min
 
     from ragmeter import aevaluate
     from ragmeter.judges.local import LocalJudge
-    from ragmeter.judges.local_solver import LocalSolver
+    from ragmeter.judges.local.solver import LocalSolver
 
     held = _HeldModels()
     judge = LocalJudge()

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("py3langid")
 
 from ragmeter import evaluate  # noqa: E402
-from ragmeter.local.language import detect, unsupported_language  # noqa: E402
+from ragmeter.text.language import detect, unsupported_language  # noqa: E402
 
 EINSTEIN = ("Albert Einstein (born 14 March 1879) was a German-born theoretical physicist, widely "
             "held to be one of the greatest scientists of all time.")

@@ -7,7 +7,7 @@ import pytest
 pytest.importorskip("spacy")
 
 from ragmeter import evaluate  # noqa: E402
-from ragmeter.local import nlp  # noqa: E402
+from ragmeter.text import nlp  # noqa: E402
 
 EINSTEIN = ("Albert Einstein (born 14 March 1879) was a German-born theoretical physicist, widely "
             "held to be one of the greatest scientists of all time.")

@@ -15,9 +15,9 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ragmeter.local import nlp  # noqa: E402
-from ragmeter.local.relevance import RelevanceScorer  # noqa: E402
-from ragmeter.local.verifier import (  # noqa: E402
+from ragmeter.text import nlp  # noqa: E402
+from ragmeter.judges.local.relevance import RelevanceScorer  # noqa: E402
+from ragmeter.judges.local.verifier import (  # noqa: E402
     AlignmentVerifier,
     CrossEncoderVerifier,
     Verifier,

@@ -1,4 +1,4 @@
-"""Negation read from the dependency parse (``ragmeter.local.polarity``), on hand-written
+"""Negation read from the dependency parse (``ragmeter.judges.local.polarity``), on hand-written
 pairs: a faithful restatement that shares words with a denial keeps support; a claim that
 denies what its evidence asserts (or asserts what it denies) loses it."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local import syntax
-from ragmeter.local.polarity import denied, polarity_conflict
-from ragmeter.local.verifier import AlignmentVerifier
+from ragmeter.text import syntax
+from ragmeter.judges.local.polarity import denied, polarity_conflict
+from ragmeter.judges.local.verifier import AlignmentVerifier
 
 
 def _denied_words(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The same quantity in another form (``ragmeter.local.quantities``), on hand-written pairs:
+"""The same quantity in another form (``ragmeter.text.quantities``), on hand-written pairs:
 restatements a careful reader accepts are stated; a wrong number, another unit, another
 kind, or a fraction beyond its tolerance is not. Then, through the verifier, a faithful
 restated claim keeps its ``values`` signal and a wrong figure still breaks it."""
@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from ragmeter.local.quantities import (Quantity, adverbial_first, opposed_bounds, quantities,
+from ragmeter.text.quantities import (Quantity, adverbial_first, opposed_bounds, quantities,
                                        referring_numbers, restated, states)
 
 STATED = [
@@ -196,7 +196,7 @@ def test_states_needs_the_same_kind():
 
 @pytest.fixture(scope="module")
 def verifier(minilm):
-    from ragmeter.local.verifier import AlignmentVerifier
+    from ragmeter.judges.local.verifier import AlignmentVerifier
 
     return AlignmentVerifier()
 
@@ -287,7 +287,7 @@ def test_a_denied_ceiling_is_not_opposed_by_a_ceiling():
 
 
 def test_a_day_without_a_year_takes_the_last_year_named_before_it():
-    from ragmeter.local.verifier import _with_years
+    from ragmeter.judges.local.verifier import _with_years
 
     assert _with_years(["1969-07-16", "--07-20"]) == ["1969-07-16", "--07-20", "1969-07-20"]
     assert _with_years(["1930", "--08-01"]) == ["1930", "--08-01", "1930-08-01"]

@@ -1,10 +1,10 @@
-"""Who did what to whom (``ragmeter.local.roles``): frames read from spaCy's parse, and
+"""Who did what to whom (``ragmeter.judges.local.roles``): frames read from spaCy's parse, and
 the check that sets a claim's roles against the premise's."""
 
 from __future__ import annotations
 
-from ragmeter.local import syntax
-from ragmeter.local.roles import AGREES, CONFLICTS, UNKNOWN, Argument, Frame, frames, role_agreement
+from ragmeter.text import syntax
+from ragmeter.judges.local.roles import AGREES, CONFLICTS, UNKNOWN, Argument, Frame, frames, role_agreement
 
 LUBECK = ("Lubeck, founded in 1143, served as the League's leading city and hosted most of "
           "its assemblies, the Hanseatic Diets.")

@@ -10,7 +10,8 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from ragmeter.local import clear_caches, nlp  # noqa: E402
+from ragmeter.text import nlp  # noqa: E402
+from ragmeter.text import clear_caches  # noqa: E402
 
 TEXT = "Marie Curie was born in Warsaw in 1867 and won two Nobel Prizes."
 
@@ -59,8 +60,8 @@ def test_an_analysis_without_entities_leaves_the_parse_its_own_pipe(piped):
 
 
 def test_sentence_rows_are_the_models_own_and_come_with_word_vectors(minilm):
-    from ragmeter.local.token_encoder import TokenEncoder
-    from ragmeter.local.verifier import SentenceEncoder
+    from ragmeter.judges.local.token_encoder import TokenEncoder
+    from ragmeter.judges.local.verifier import SentenceEncoder
 
     tokens = TokenEncoder()
     encoder = SentenceEncoder(tokens=tokens)
@@ -80,8 +81,8 @@ def test_sentence_rows_are_the_models_own_and_come_with_word_vectors(minilm):
 
 
 def test_a_sentence_encoder_refuses_a_word_encoder_of_another_model():
-    from ragmeter.local.token_encoder import TokenEncoder
-    from ragmeter.local.verifier import SentenceEncoder
+    from ragmeter.judges.local.token_encoder import TokenEncoder
+    from ragmeter.judges.local.verifier import SentenceEncoder
 
     with pytest.raises(ValueError, match="word encoder reads"):
         SentenceEncoder(model="/elsewhere", tokens=TokenEncoder())

@@ -1,5 +1,6 @@
-"""``ragmeter.local`` as modules of one concept each: one ``clear_caches`` that clears every
-cache, no import cycle, no private name reached from another module."""
+"""The text toolkit (``ragmeter.text``) and the local judge (``ragmeter.judges.local``) as modules
+of one concept each: one ``clear_caches`` that clears every cache, the toolkit below the judge,
+no import cycle, no private name reached from another module."""
 
 from __future__ import annotations
 
@@ -14,10 +15,19 @@ import pytest
 
 pytest.importorskip("spacy")
 
-import ragmeter.local as local  # noqa: E402
+import ragmeter.judges.local as local  # noqa: E402
+import ragmeter.text as text  # noqa: E402
 
 LOCAL_DIR = Path(local.__file__).parent
-MODULES = sorted(f"ragmeter.local.{m.name}" for m in pkgutil.iter_modules([str(LOCAL_DIR)]))
+TEXT_DIR = Path(text.__file__).parent
+TEXT_MODULES = sorted(f"ragmeter.text.{m.name}" for m in pkgutil.iter_modules([str(TEXT_DIR)]))
+JUDGE_MODULES = sorted(f"ragmeter.judges.local.{m.name}" for m in pkgutil.iter_modules([str(LOCAL_DIR)]))
+MODULES = TEXT_MODULES + JUDGE_MODULES
+
+
+def _path(module: str) -> Path:
+    package, name = module.rsplit(".", 1)
+    return (TEXT_DIR if package == "ragmeter.text" else LOCAL_DIR) / f"{name}.py"
 
 
 def _imports(path: Path) -> list[tuple[str, list[str], int]]:
@@ -32,7 +42,7 @@ def _imports(path: Path) -> list[tuple[str, list[str], int]]:
 
 
 def _filled_caches() -> list[str]:
-    """Names of every module-level cache of ``ragmeter.local`` that holds something."""
+    """Names of every module-level cache of the toolkit and the local judge that holds something."""
     full = []
     for name in MODULES:
         module = importlib.import_module(name)
@@ -45,18 +55,29 @@ def _filled_caches() -> list[str]:
 
 
 def test_public_surface_is_lazy_and_complete():
-    wanted = {"extract_claims", "question_coverage", "conciseness", "coherence", "analyse",
-              "sentences", "default_encoder", "get_verifier", "RelevanceScorer", "clear_caches"}
+    wanted = {"LocalJudge", "extract_claims", "clauses_of", "question_coverage", "conciseness",
+              "coherence", "default_encoder", "get_verifier", "RelevanceScorer"}
     assert wanted <= set(local.__all__)
     for name in wanted:
         assert callable(getattr(local, name)), name
+    toolkit = {"analyse", "sentences", "parse", "detect", "unsupported_language", "normalise_entity",
+               "normalise_text", "clear_caches"}
+    assert toolkit <= set(text.__all__)
+    for name in toolkit:
+        assert callable(getattr(text, name)), name
+
+
+def test_the_toolkit_does_not_import_the_judge():
+    upward = [f"{m}:{line} imports {module}" for m in TEXT_MODULES
+              for module, _, line in _imports(_path(m)) if module.startswith("ragmeter.judges")]
+    assert upward == []
 
 
 def test_clear_caches_clears_every_cache(minilm):
-    from ragmeter.local import nlp
-    from ragmeter.local.coverage import question_coverage
-    from ragmeter.local.critiques import coherence
-    from ragmeter.local.verifier import SentenceEncoder, default_encoder
+    from ragmeter.text import nlp
+    from ragmeter.judges.local.coverage import question_coverage
+    from ragmeter.judges.local.critiques import coherence
+    from ragmeter.judges.local.verifier import SentenceEncoder, default_encoder
 
     encoder = default_encoder()
     own = SentenceEncoder()
@@ -67,14 +88,14 @@ def test_clear_caches_clears_every_cache(minilm):
     own.encode(["another text"])
     nlp.analyse(["Paris is the capital of France."], entities=False)
     nlp.word_weight("physicist")
-    assert {"ragmeter.local.nlp._CACHE", "ragmeter.local.nlp._SENTENCES",
-            "ragmeter.local.nlp._DOCS", "ragmeter.local.nlp.word_weight"} <= set(_filled_caches())
+    assert {"ragmeter.text.nlp._CACHE", "ragmeter.text.nlp._SENTENCES",
+            "ragmeter.text.nlp._DOCS", "ragmeter.text.nlp.word_weight"} <= set(_filled_caches())
     assert nlp._RANKS  # the vocabulary behind word_weight was read
     rows = [e for e in (encoder, own) if any(isinstance(v, collections.OrderedDict) and v
                                              for v in vars(e).values())]
     assert rows == [encoder, own]
 
-    local.clear_caches()
+    text.clear_caches()
 
     assert _filled_caches() == []
     assert nlp._RANKS is None
@@ -82,18 +103,17 @@ def test_clear_caches_clears_every_cache(minilm):
                    for e in (encoder, own) for v in vars(e).values())
     # and everything still works cold, with the same result
     again = question_coverage(question, answer, encoder)
-    local.clear_caches()
+    text.clear_caches()
     assert question_coverage(question, answer, encoder) == again
 
 
 def test_no_import_cycle_between_local_modules():
     graph: dict[str, set[str]] = {}
     for name in MODULES:
-        path = LOCAL_DIR / (name.rsplit(".", 1)[1] + ".py")
         deps = set()
-        for module, names, _ in _imports(path):
-            if module == "ragmeter.local":
-                deps.update(f"ragmeter.local.{n}" for n in names if f"ragmeter.local.{n}" in MODULES)
+        for module, names, _ in _imports(_path(name)):
+            if module in ("ragmeter.judges.local", "ragmeter.text"):
+                deps.update(f"{module}.{n}" for n in names if f"{module}.{n}" in MODULES)
             elif module in MODULES:
                 deps.add(module)
         graph[name] = deps - {name}
@@ -110,13 +130,13 @@ def test_no_import_cycle_between_local_modules():
 
     cycles = [m for m in graph if m in reach(m)]
     assert cycles == []
-    assert graph["ragmeter.local.claims"] >= {"ragmeter.local.hedges", "ragmeter.local.nlp"}
-    assert "ragmeter.local.claims" in graph["ragmeter.local.question_parts"]
+    assert graph["ragmeter.judges.local.claims"] >= {"ragmeter.judges.local.hedges", "ragmeter.text.nlp"}
+    assert "ragmeter.judges.local.claims" in graph["ragmeter.judges.local.question_parts"]
 
 
 def test_no_private_name_crosses_a_module():
     crossings = []
-    for path in sorted(LOCAL_DIR.glob("*.py")):
+    for path in sorted([*LOCAL_DIR.glob("*.py"), *TEXT_DIR.glob("*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         aliases = set()
         for module, names, line in _imports(path):

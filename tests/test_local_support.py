@@ -1,4 +1,4 @@
-"""Semantic support (``ragmeter.local.support`` inside the alignment verifier), on
+"""Semantic support (``ragmeter.judges.local.support`` inside the alignment verifier), on
 hand-written pairs: a paraphrase keeps support; a wrong number, a wrong entity, a negation,
 an antonym or an unsupported addition breaks it."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local.support import ANTONYMS, content_positions, credit, opposed, stem
-from ragmeter.local.verifier import AlignmentVerifier
+from ragmeter.judges.local.support import ANTONYMS, content_positions, credit, opposed, stem
+from ragmeter.judges.local.verifier import AlignmentVerifier
 
 LEAVES = ("As days shorten in autumn, deciduous trees stop producing chlorophyll, the green "
           "pigment that captures light for photosynthesis. The chlorophyll already in the leaf "
@@ -72,7 +72,7 @@ def test_paraphrases_keep_support(verifier):
     probs = verifier.support(pairs)
     assert all(p >= 0.5 for p in probs), probs
     # the lexical verifier alone does not see these paraphrases
-    from ragmeter.local.verifier import get_verifier
+    from ragmeter.judges.local.verifier import get_verifier
 
     lexical = get_verifier("lexical").support(pairs)
     assert sum(p >= 0.5 for p in lexical) < len(pairs), lexical
@@ -127,7 +127,7 @@ def test_a_merged_claim_finds_its_figures_in_the_sentence_of_its_other_part(veri
 
 
 def test_only_a_figure_of_the_same_kind_gives_a_claim_figure_the_lie(verifier):
-    from ragmeter.local.verifier import value_kinds
+    from ragmeter.judges.local.verifier import value_kinds
 
     assert value_kinds("117", "It ran for some 117 km.") == {"length"}
     assert value_kinds("122", "It was begun in AD 122.") == {"count"}

@@ -38,14 +38,14 @@ def maker():
 
 @pytest.fixture(scope="module")
 def sentences(maker):
-    from ragmeter.local import nlp
+    from ragmeter.text import nlp
 
     doc = nlp.parse([PASSAGE])[0]
     return doc, list(doc.sents)
 
 
 def one(text: str):
-    from ragmeter.local import nlp
+    from ragmeter.text import nlp
 
     return list(nlp.parse([text])[0].sents)[0]
 
@@ -73,7 +73,7 @@ def test_a_moved_number_keeps_its_form_and_changes_its_value(maker):
 
 
 def test_claim_sentences_leave_out_pronoun_openings_and_markup(maker):
-    from ragmeter.local import nlp
+    from ragmeter.text import nlp
 
     doc = nlp.parse(["The bridge is 198 metres long. It carries a railway across the gorge. "
                      "The bridge {'1': \", '2': \"} was built by engineers from Darlington."])[0]
@@ -136,7 +136,7 @@ def test_negation_flips_the_main_verb(maker, text, expected):
 
 
 def test_antonym_swap_uses_the_support_list_in_the_same_form(maker):
-    from ragmeter.local.support import ANTONYM_PAIRS
+    from ragmeter.judges.local.support import ANTONYM_PAIRS
 
     out = maker.swap_antonym(one("Traffic on the bridge increased sharply."), random.Random(0))
     opposites = {b for a, b in ANTONYM_PAIRS if a == "increase"}

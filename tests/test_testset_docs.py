@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from ragmeter.local.syntax import parse
+from ragmeter.text.syntax import parse
 from testset_corpus import generate_short
 from testset_gen.document import Chunk, Document
 from testset_gen.graph import build_graph

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 from testset_corpus import corpus, one_chunk_each
-from ragmeter.local.syntax import parse
+from ragmeter.text.syntax import parse
 from testset_gen.distribution import plan_counts
 from testset_gen.document import Chunk, Document
 from testset_gen.graph import KnowledgeGraph, build_graph

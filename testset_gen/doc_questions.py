@@ -298,7 +298,7 @@ def consequence_question(page: str, sentence: str) -> DocQuestion | None:
     m = _SO.match(sentence)
     if m is None or len(m.group("cause").split()) > 16:
         return None
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     effect, cause = m.group("effect"), m.group("cause")
     if re.match(r"(?:What|Which|Who|How|When|Where)\b", cause):
@@ -397,7 +397,7 @@ def doc_questions(sentences: Sequence[str], page: str) -> list[DocQuestion]:
                  or _CAUSE.search(s) or _LETS_YOU.match(s) or _USED_FOR.match(s) or _SO.match(s)]
     if not patterned:
         return []
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     out: list[DocQuestion] = []
     for s, doc in zip(patterned, parse(patterned)):

@@ -2,7 +2,7 @@
 
 The knowledge graph links chunks through these, so they must compare equal across chunks:
 
-* **Entities** are spaCy's, in ``ragmeter.local.nlp.normalise_entity`` form ("The Eiffel
+* **Entities** are spaCy's, in ``ragmeter.text.nlp.normalise_entity`` form ("The Eiffel
   Tower's" -> "eiffel tower"), merged by that form whatever the label (the small model calls
   the same tower LOC in one sentence and FAC in the next). A one-word name is given the full
   name it abbreviates when exactly one longer name of the same label ends with it, first
@@ -12,7 +12,7 @@ The knowledge graph links chunks through these, so they must compare equal acros
 * **Keyphrases** are the topics a chunk talks about: noun chunks from the dependency parse,
   determiners and pronouns dropped, the head lemmatised ("the two Nobel Prizes" -> "nobel
   prize"), ranked by how often they occur times how rare their words are
-  (``ragmeter.local.nlp.word_weight``, an IDF proxy with no corpus), top ``k`` kept. Phrases
+  (``ragmeter.text.nlp.word_weight``, an IDF proxy with no corpus), top ``k`` kept. Phrases
   that are only a name are left to the entities, and common phrases ("the year", "people")
   are dropped: a shared "year" links everything to everything.
 """
@@ -24,9 +24,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.local.nlp import VALUE_LABELS, normalise_entity, normalise_text, word_weight
+from ragmeter.text.nlp import VALUE_LABELS, normalise_entity, normalise_text, word_weight
 
-from ragmeter.local.syntax import parse
+from ragmeter.text.syntax import parse
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Span, Token

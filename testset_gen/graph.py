@@ -177,7 +177,7 @@ class KnowledgeGraph:
         chunk-to-chunk kind); ``isolated_chunks``: chunks linked to none; ``bridges``:
         (pair, shared name) triples, what multi-context questions are made from.
         """
-        from ragmeter.local.nlp import VALUE_LABELS
+        from ragmeter.text.nlp import VALUE_LABELS
 
         chunk_ids = self.chunk_ids()
         nodes = Counter(d.get("kind", "?") for _, d in self.graph.nodes(data=True))
@@ -240,7 +240,7 @@ class KnowledgeGraph:
 
 
 def _default_encoder() -> Encoder:
-    from ragmeter.local.verifier import default_encoder
+    from ragmeter.judges.local import default_encoder
 
     return default_encoder().encode
 
@@ -309,7 +309,7 @@ def build_graph(documents: Sequence[Document], chunks: Sequence[Chunk], *,
     """The knowledge graph of ``documents`` cut into ``chunks``.
 
     ``embed``: ``True`` embeds every chunk with the bundled MiniLM
-    (``ragmeter.local.verifier.default_encoder``), a callable (texts -> array) with that
+    (``ragmeter.judges.local.default_encoder``), a callable (texts -> array) with that
     encoder instead, ``False`` not at all (and then no ``similar`` edges).
     ``similarity_threshold``: the cosine from which two chunks are ``similar``.
     ``min_shared``: how many names (keyphrases) two chunks must share for a
@@ -322,7 +322,7 @@ def build_graph(documents: Sequence[Document], chunks: Sequence[Chunk], *,
         raise ValueError(f"similarity_threshold must be in [0, 1]; got {similarity_threshold}")
     if min_shared < 1:
         raise ValueError(f"min_shared must be at least 1; got {min_shared}")
-    from ragmeter.local.nlp import VALUE_LABELS
+    from ragmeter.text.nlp import VALUE_LABELS
 
     docs = sorted({d.id: d for d in documents}.values(), key=lambda d: (d.source, d.id))
     doc_rank = {d.id: i for i, d in enumerate(docs)}

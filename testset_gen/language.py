@@ -5,7 +5,7 @@ The offline generator's question rules are English grammar (subject-auxiliary in
 document that is not English is named in a warning with its language and left out of the
 offline run, rather than turned into broken questions.
 
-Detection is the local judge's own (``ragmeter.local.language.detect``: script, function
+Detection is the text toolkit's (``ragmeter.text.detect``: script, function
 words, then py3langid), so a document the offline generator skips is one the local judge
 would refuse to score, on the first ``SAMPLE_CHARS`` characters of prose (code blocks and
 tables removed: English keywords in a German page's code would vote English).
@@ -31,7 +31,7 @@ _CODE = re.compile(r"```.*?```|`[^`]*`|^\s*\|.*$|https?://\S+", re.S | re.M)
 def detect_language(text: str) -> str:
     """The ISO 639-1 code of ``text``'s language (``"en"``, ``"de"``...); ``"en"`` when there
     is too little prose to tell (a short note is not worth a warning)."""
-    from ragmeter.local.language import detect
+    from ragmeter.text.language import detect
 
     prose = _CODE.sub(" ", text)[:SAMPLE_CHARS]
     if len(re.findall(r"[^\W\d_]{2,}", prose)) < 8:

@@ -45,8 +45,8 @@ fill at most ``LICENCE_SHARE`` of the size asked and each documentation template
 ``TEMPLATE_SHARE``, as definitions and birth comparisons are capped, so that no one kind of
 question fills a set.
 
-Statements are the chunk's claims as ``ragmeter.local.claims`` cuts them (one clause
-each). A claim whose subject came from resolving a pronoun is dropped by the filter: a
+Statements are the chunk's claims as the local judge cuts them (one clause each,
+``ragmeter.judges.local.clauses_of``). A claim whose subject came from resolving a pronoun is dropped by the filter: a
 wrong resolution makes the ground truth false. Every candidate passes the checks of
 ``record_filter`` (rules, then the local judge on the ones picked; a rejected pick is
 replaced from the pool); one record per statement. When the chunks do not give enough
@@ -68,9 +68,9 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from ragmeter.local.nlp import normalise_entity, normalise_text
+from ragmeter.text.nlp import normalise_entity, normalise_text
 
-from ragmeter.local.syntax import parse
+from ragmeter.text.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.doc_questions import (DocQuestion, doc_questions, named_statement, names_page,
                                        python_support)
@@ -218,7 +218,7 @@ def _read(graph: KnowledgeGraph, chunk_ids: Sequence[str],
     """Questions of each chunk: its claims (one spaCy pass for all), each parsed and asked;
     with ``pages`` (document id -> what it documents, ``page_names``), the chunk's sentences
     asked by the documentation patterns too (``doc_questions``)."""
-    from ragmeter.local.claims import clauses_of
+    from ragmeter.judges.local import clauses_of
 
     texts = [graph.node(c)["text"] for c in chunk_ids]
     # one parse of each chunk serves both the clause rules and the sentence list

@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.local.nlp import normalise_entity
+from ragmeter.text.nlp import normalise_entity
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Span, Token
@@ -932,7 +932,7 @@ def _object_gap(q: Question) -> bool:
     produces now and then."""
     if q.role != "object" or q.wh not in ("what", "who") or q.active:
         return True
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     doc = parse([q.text])[0]
     root = next(iter(doc.sents)).root

@@ -168,7 +168,7 @@ def subordinate_clause(question: str) -> bool:
     """A second clause with a subject of its own inside the question ("By whom will the
     2018 IIHF World Championship be hosted as the IIHF announced on 23 May 2014?"). A
     relative clause is fine ("the person who discovered polonium")."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     doc = parse([question])[0]
     # "What does PySocks let you do?": the parser makes "you" the subject of a clause under
@@ -185,7 +185,7 @@ def one_word_person(question: str, name: str = "") -> bool:
     ("...shortly after Burns?"). ``name``: a word known not to be a person (the subject
     the generator read as a software or page name, ``NAME``), which the small tagger calls
     PERSON in a short question ("What is Typer?")."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     doc = parse([question])[0]
     for ent in doc.ents:
@@ -231,7 +231,7 @@ def two_clauses(question: str, statement: str) -> bool:
     the rock and the remains of an ancient chapel survive?"): the statement has a second
     verb with a subject of its own, joined by "and", and the question kept that verb.
     Parsed on the statement: the question's word order misleads the small parser."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     qwords = set(_words(question))
     parts = re.split(r",\s+(?:and|but|while|whilst)\s+", statement, maxsplit=1)
@@ -503,7 +503,7 @@ def unanchored_who(question: str) -> bool:
     makes one of them the answer."""
     if not question.startswith("Who ") or re.match(r"Who (?:is|was|are|were) ", question):
         return False
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     doc = parse([question])[0]
     root = next(iter(doc.sents)).root
@@ -569,7 +569,7 @@ def absolute_cut(question: str, sentences: Sequence[str]) -> bool:
     "..., with Aaron Meurer, who ..., taking his place" gave "Who stepped down as lead
     developer, with Aaron Meurer in 2011?" (reads as if both stepped down). The parser
     attaches the participle to "with" ("taking" as its clause)."""
-    from ragmeter.local.syntax import parse
+    from ragmeter.text.syntax import parse
 
     qwords = set(_words(question))
     for doc in parse([s for s in sentences if re.search(r"\bwith\b", s)]):

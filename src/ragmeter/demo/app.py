@@ -37,7 +37,7 @@ class DemoRAG:
     """``DemoRAG(passages, k=3)``; call it with a question (``ragmeter.adapters.run_app`` does)."""
 
     def __init__(self, passages: Sequence[Passage], k: int = 3) -> None:
-        from ragmeter.local.verifier import default_encoder
+        from ragmeter.judges.local.verifier import default_encoder
 
         if not passages:
             raise ValueError("the demo app needs at least one passage")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ragmeter.local.support import SemanticMatch
+from ragmeter.judges.local.support import SemanticMatch
 
 
 @dataclass(frozen=True)

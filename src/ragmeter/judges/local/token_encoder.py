@@ -32,8 +32,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ragmeter.embedders.length_batches import length_batches
-from ragmeter.local import caches
-from ragmeter.local.nlp import LocalModelUnavailable
+from ragmeter.text import caches
+from ragmeter.text.nlp import LocalModelUnavailable
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.local import caches
-from ragmeter.local.nlp import load_first
+from ragmeter.text import caches
+from ragmeter.text.nlp import load_first
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language

@@ -36,8 +36,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ragmeter.local import nlp
-from ragmeter.local.token_encoder import TokenEncoder, WordVectors, default_token_encoder
+from ragmeter.text import nlp
+from ragmeter.judges.local.token_encoder import TokenEncoder, WordVectors, default_token_encoder
 
 LOW = 0.40
 """Cosine at or below which a word's best counterpart gives it no credit. Measured on words in

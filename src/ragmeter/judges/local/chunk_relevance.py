@@ -87,13 +87,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ragmeter.local import nlp
-from ragmeter.local.nlp import Sentence
-from ragmeter.local.question_focus import DIMENSIONS, PLACE_NOUNS, QuestionFocus, question_focus
-from ragmeter.local.relevance import RelevanceScorer, best_sentence_coverage, key_terms
-from ragmeter.local.support import content_positions, credit, stem
-from ragmeter.local.token_encoder import WordVectors
-from ragmeter.local.verifier import SentenceEncoder
+from ragmeter.text import nlp
+from ragmeter.text.nlp import Sentence
+from ragmeter.judges.local.question_focus import DIMENSIONS, PLACE_NOUNS, QuestionFocus, question_focus
+from ragmeter.judges.local.relevance import RelevanceScorer, best_sentence_coverage, key_terms
+from ragmeter.judges.local.support import content_positions, credit, stem
+from ragmeter.judges.local.token_encoder import WordVectors
+from ragmeter.judges.local.verifier import SentenceEncoder
 
 DEFINING_WORDS = frozenset(
     "is are was were means mean meaning refers refer describes describe defined denotes denote "

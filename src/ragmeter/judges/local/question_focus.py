@@ -16,7 +16,7 @@ these apart, and neither needs a model beyond spaCy's tagger:
   what kind of answer is wanted ("mean", "causes", "county", "how much"...): the thing the
   answer must be about.
 
-``ragmeter.local.chunk_relevance`` then asks whether a passage holds an instance of the
+``ragmeter.judges.local.chunk_relevance`` then asks whether a passage holds an instance of the
 expected kind *in a sentence about the focus*, not merely the question's words.
 """
 
@@ -25,8 +25,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from ragmeter.local import caches
-from ragmeter.local.nlp import load_nlp, normalise_text
+from ragmeter.text import caches
+from ragmeter.text.nlp import load_nlp, normalise_text
 
 DEFINITION_CUES = frozenset(
     "mean meaning meanings definition definitions define defined stand abbreviation acronym synonym".split())

@@ -1,4 +1,4 @@
-"""One switch for every cache of ``ragmeter.local``: ``clear_caches()``.
+"""One switch for every cache of ``ragmeter.judges.local``: ``clear_caches()``.
 
 The local judge memoises by text at several levels (spaCy docs and analyses, sentence
 embeddings, word weights); a long-lived process (a server, a notebook scoring many runs)
@@ -40,7 +40,7 @@ def track(owner: Clearable) -> None:
 
 
 def clear_caches() -> None:
-    """Forget every cached parse, analysis, embedding and word weight of ``ragmeter.local``.
+    """Forget every cached parse, analysis, embedding and word weight of ``ragmeter.judges.local``.
 
     Loaded models stay loaded (reloading them is the slow part and they hold no per-text
     state); the next judgement recomputes everything else.

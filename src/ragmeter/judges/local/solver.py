@@ -73,25 +73,25 @@ class LocalModels:
 
     def _load(self, kind: str) -> Any:
         if kind == "encoder":
-            from ragmeter.local.verifier import default_encoder
+            from ragmeter.judges.local.verifier import default_encoder
 
             encoder = default_encoder()
             if self.threads is not None:
                 encoder.threads = self.threads
             return encoder
         if kind == "verifier":
-            from ragmeter.local.verifier import get_verifier
+            from ragmeter.judges.local.verifier import get_verifier
 
             return get_verifier(self.verifier_spec)
         if kind == "relevance":
-            from ragmeter.local.relevance import RelevanceScorer
+            from ragmeter.judges.local.relevance import RelevanceScorer
 
             # lexical signals only: on MS MARCO dev the MiniLM cosine adds 0.005 pairwise
             # accuracy (0.705 vs 0.700, sentence level 0.695 vs 0.700) and costs two thirds
             # of the suite's time (every context sentence encoded)
             return RelevanceScorer(embeddings=False)
         if kind == "chunk_relevance":
-            from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+            from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
             # with the MiniLM cosine, unlike "relevance": it scores whole chunks (one encode
             # each, not every sentence) and lifts pairwise accuracy from 0.735 to 0.755 on
@@ -197,7 +197,7 @@ def solve_batch(models: LocalModels, requests: Sequence[tuple[Sequence[Task], Se
 
 def _unsupported_language(task: Task, sections: Sections) -> UnsupportedLanguage | None:
     """The error for a task that reads a text in a language the local models do not read."""
-    from ragmeter.local.language import unsupported_language
+    from ragmeter.text.language import unsupported_language
 
     for name in task.sections:
         value = sections.get(name) or ""
@@ -213,7 +213,7 @@ def _unsupported_language(task: Task, sections: Sections) -> UnsupportedLanguage
 
 
 def _claims(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local.claims import extract_claims
+    from ragmeter.judges.local.claims import extract_claims
 
     field_of = {"answer_claims": "answer", "ground_truth_claims": "ground_truth"}
     texts = [str(s.get(field_of[t.need.prompt]) or "") for _, t, s in jobs]
@@ -259,7 +259,7 @@ def _usefulness(models: LocalModels, jobs: list[Job], results: list[Solved]) -> 
     """A chunk is useful when it states much of some sentence of the reference (ground truth
     or answer): the best ``AlignmentVerifier.share`` over the reference's sentences (with an
     NLI verifier, its best entailment probability)."""
-    from ragmeter.local.nlp import sentences as split
+    from ragmeter.text.nlp import sentences as split
 
     pairs: list[tuple[str, str]] = []
     layout = []
@@ -283,7 +283,7 @@ def _usefulness(models: LocalModels, jobs: list[Job], results: list[Solved]) -> 
 
 
 def _relevant_sentences(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local.nlp import analyse
+    from ragmeter.text.nlp import analyse
 
     scorer = models.model("relevance")
     # one spaCy pass and one encode for the whole batch; the per-sample calls below then
@@ -304,7 +304,7 @@ def _relevant_sentences(models: LocalModels, jobs: list[Job], results: list[Solv
 def _chunk_relevance(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
     """Each chunk's relevance from ``ChunkRelevanceScorer``: the question's focus present and an
     answer of the kind it asks for beside it, not only its words."""
-    from ragmeter.local.chunk_relevance import ChunkRelevanceScorer
+    from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     scorer = models.model("chunk_relevance")
     for i, task, sections in jobs:
@@ -315,7 +315,7 @@ def _chunk_relevance(models: LocalModels, jobs: list[Job], results: list[Solved]
 
 
 def _entities(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local.nlp import analyse
+    from ragmeter.text.nlp import analyse
 
     texts = []
     for _, _, sections in jobs:
@@ -330,7 +330,7 @@ def _entities(models: LocalModels, jobs: list[Job], results: list[Solved]) -> No
 
 
 def _coverage(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local.coverage import question_coverage
+    from ragmeter.judges.local.coverage import question_coverage
 
     covered = question_coverage(
         [str(s.get("question") or "") for _, _, s in jobs],
@@ -346,7 +346,7 @@ def _coverage(models: LocalModels, jobs: list[Job], results: list[Solved]) -> No
 
 
 def _critiques(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
-    from ragmeter.local import critiques as signals
+    from ragmeter.judges.local import critiques as signals
 
     for aspect in LOCAL_CRITIQUES:
         mine = [(i, t, s) for i, t, s in jobs if t.key == f"critique_{aspect}" and _builtin_criterion(t, aspect)]

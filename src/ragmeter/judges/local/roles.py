@@ -82,8 +82,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from ragmeter.local.normalise import same_word
-from ragmeter.local.support import stem
+from ragmeter.text.normalise import same_word
+from ragmeter.judges.local.support import stem
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Span, Token

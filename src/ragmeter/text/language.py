@@ -40,8 +40,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ragmeter.extras import require
-from ragmeter.local import caches
-from ragmeter.local.words import STOPWORDS
+from ragmeter.text import caches
+from ragmeter.text.words import STOPWORDS
 
 __all__ = ["Language", "MIN_PROBABILITY", "MIN_WORDS", "SUPPORTED", "SURE_PROBABILITY", "detect",
            "unsupported_language"]

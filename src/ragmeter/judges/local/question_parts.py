@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.local import nlp as _nlp
-from ragmeter.local.claims import Piece, can_refer, entities_of, is_head_entity, mention_text, render, trim
-from ragmeter.local.nlp import VALUE_LABELS, parse
-from ragmeter.local.words import STOPWORDS, WH_WORDS, YES_NO_OPENERS
+from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.claims import Piece, can_refer, entities_of, is_head_entity, mention_text, render, trim
+from ragmeter.text.nlp import VALUE_LABELS, parse
+from ragmeter.text.words import STOPWORDS, WH_WORDS, YES_NO_OPENERS
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token

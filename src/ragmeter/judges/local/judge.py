@@ -5,7 +5,7 @@ It does not answer free-form prompts (no small model on PyPI can judge reliably:
 check). Instead it answers the facts layer's tasks (claims of a text, support of a claim by
 passages, relevance of a chunk, entities, coverage of the question, a few critiques) with
 the models it holds (``LocalModels``): spaCy for sentences, clauses and entities, MiniLM
-for similarity, and a claim verifier (``ragmeter.local.verifier``: our alignment verifier
+for similarity, and a claim verifier (``ragmeter.judges.local.verifier``: our alignment verifier
 by default, or any Hugging Face NLI cross-encoder by name or path). A judgement with no
 local signal (harmfulness, a custom criterion) is a ``NeedsLLMJudge`` error rather than an
 invented score.
@@ -23,7 +23,7 @@ from pydantic import BaseModel
 from ragmeter.calls.usage import Usage
 from ragmeter.errors import NeedsLLMJudge
 from ragmeter.judgements.tasks import Outcome, Sections, Task, as_result
-from ragmeter.judges.local_solver import LocalModels, LocalSolver, Solved
+from ragmeter.judges.local.solver import LocalModels, LocalSolver, Solved
 from ragmeter.judges.protocol import DryRun, Prompt
 from ragmeter.prompts.template import PromptSet
 

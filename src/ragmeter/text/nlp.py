@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ragmeter.errors import JudgeError
 from ragmeter.extras import require
-from ragmeter.local import caches
-from ragmeter.local.normalise import drop_digit_separators, normalise_entity, normalise_text
+from ragmeter.text import caches
+from ragmeter.text.normalise import drop_digit_separators, normalise_entity, normalise_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.language import Language

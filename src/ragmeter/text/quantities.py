@@ -72,8 +72,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Sequence
 
-from ragmeter.local import caches
-from ragmeter.local.nlp import number_value
+from ragmeter.text import caches
+from ragmeter.text.nlp import number_value
 
 # --- words -------------------------------------------------------------------------------
 

@@ -25,16 +25,16 @@ from typing import Iterable, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ragmeter.extras import require
-from ragmeter.local import caches, nlp, quantities
-from ragmeter.local.nlp import Analysis, LocalModelUnavailable, Sentence
-from ragmeter.local.normalise import same_word as _same_word
-from ragmeter.local.alignment import Alignment
-from ragmeter.local.support import Candidates, SemanticMatcher, stem
-from ragmeter.local import syntax
-from ragmeter.local.polarity import polarity_conflict
-from ragmeter.local.roles import frames, role_agreement
-from ragmeter.local.support_head import DEFAULT_HEAD, SupportHead, features
-from ragmeter.local.token_encoder import TokenEncoder, default_token_encoder
+from ragmeter.text import caches, nlp, quantities
+from ragmeter.text.nlp import Analysis, LocalModelUnavailable, Sentence
+from ragmeter.text.normalise import same_word as _same_word
+from ragmeter.judges.local.alignment import Alignment
+from ragmeter.judges.local.support import Candidates, SemanticMatcher, stem
+from ragmeter.text import syntax
+from ragmeter.judges.local.polarity import polarity_conflict
+from ragmeter.judges.local.roles import frames, role_agreement
+from ragmeter.judges.local.support_head import DEFAULT_HEAD, SupportHead, features
+from ragmeter.judges.local.token_encoder import TokenEncoder, default_token_encoder
 
 @runtime_checkable
 class Verifier(Protocol):

@@ -13,17 +13,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Sequence
 
-from ragmeter.local import nlp as _nlp
-from ragmeter.local.claims import Clause, clauses_of
-from ragmeter.local.nlp import VALUE_LABELS, parse
-from ragmeter.local.normalise import normalise_prose
-from ragmeter.local.question_parts import question_parts
-from ragmeter.local.words import STOPWORDS, WORD
+from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.claims import Clause, clauses_of
+from ragmeter.text.nlp import VALUE_LABELS, parse
+from ragmeter.text.normalise import normalise_prose
+from ragmeter.judges.local.question_parts import question_parts
+from ragmeter.text.words import STOPWORDS, WORD
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc
 
-    from ragmeter.local.coverage import Encoder
+    from ragmeter.judges.local.coverage import Encoder
 
 __all__ = ["TOPIC_JUMP", "WORDS_PER_PART", "WORDS_PER_PART_EXPLAIN", "coherence", "conciseness"]
 

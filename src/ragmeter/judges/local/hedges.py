@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ragmeter.local.normalise import normalise_prose
-from ragmeter.local.words import STOPWORDS, WH_WORDS, WORD
+from ragmeter.text.normalise import normalise_prose
+from ragmeter.text.words import STOPWORDS, WH_WORDS, WORD
 
 __all__ = ["noncommittal", "piece_kind"]
 

@@ -47,7 +47,7 @@ Limits, on purpose (a wrong rewrite is worse than none):
   pronouns inside a claim are not touched.
 * spaCy's small model labels the entities; a wrong label can pick a wrong referent.
 * Sentences that ask a question, and hedges, refusals and fillers ("I'm not sure", "Hope
-  this helps", see ``ragmeter.local.hedges.noncommittal``) are not claims; a text that is
+  this helps", see ``ragmeter.judges.local.hedges.noncommittal``) are not claims; a text that is
   noncommittal as a whole has none.
 * English rules: other languages are split into sentences only.
 
@@ -63,9 +63,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ragmeter.local import nlp as _nlp
-from ragmeter.local.hedges import noncommittal, piece_kind
-from ragmeter.local.nlp import VALUE_LABELS, parse
+from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.hedges import noncommittal, piece_kind
+from ragmeter.text.nlp import VALUE_LABELS, parse
 
 if TYPE_CHECKING:  # pragma: no cover
     from spacy.tokens import Doc, Token

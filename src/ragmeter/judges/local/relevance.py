@@ -35,10 +35,10 @@ from typing import Sequence
 
 import numpy as np
 
-from ragmeter.local import nlp
-from ragmeter.local.nlp import Analysis, Sentence
-from ragmeter.local.normalise import same_word
-from ragmeter.local.verifier import SentenceEncoder, default_encoder
+from ragmeter.text import nlp
+from ragmeter.text.nlp import Analysis, Sentence
+from ragmeter.text.normalise import same_word
+from ragmeter.judges.local.verifier import SentenceEncoder, default_encoder
 
 
 class RelevanceScorer:

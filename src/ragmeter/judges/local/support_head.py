@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from ragmeter.local.alignment import Alignment
+from ragmeter.judges.local.alignment import Alignment
 
 WEIGHTS = Path(__file__).with_name("support_head.json")
 

@@ -13,10 +13,10 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-from ragmeter.local import nlp as _nlp
-from ragmeter.local.claims import Clause, clauses_of
-from ragmeter.local.hedges import noncommittal
-from ragmeter.local.question_parts import QuestionPart, question_parts
+from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.claims import Clause, clauses_of
+from ragmeter.judges.local.hedges import noncommittal
+from ragmeter.judges.local.question_parts import QuestionPart, question_parts
 
 __all__ = ["CoverageResult", "Encoder", "PartCoverage", "question_coverage"]
 

@@ -1,6 +1,6 @@
 """Normal forms of text for the local judge: one text normaliser, one entity normaliser.
 
-Every comparison of words in ``ragmeter.local`` goes through here, so two modules never
+Every comparison of words in ``ragmeter.judges.local`` goes through here, so two modules never
 disagree on whether "The Eiffel Tower's" and "eiffel tower" are the same thing.
 
 * ``normalise_text``: words only (NFKC, casefold, digit separators dropped, punctuation to
