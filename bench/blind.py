@@ -22,6 +22,14 @@ BLIND: dict[str, dict[str, str]] = {
                       "who ran no scorer and did not read the scorers' code; balanced on which "
                       "passage names the subject and on length"),
     },
+    "support_pairs.jsonl": {
+        "support-blind-1": ("240 (premise, claim) pairs over 30 domains, 4 supported and 4 not per "
+                            "premise (paraphrase, restated figure, summary, inference, true denial, "
+                            "true comparison; wrong role, reversed comparison, wrong figure, "
+                            "negation, false denial, unsupported addition, overgeneralisation), "
+                            "written 2026-11-27 (tenth session) by a helper who ran no scorer "
+                            "and did not read the scorers' code"),
+    },
     "answer_relevancy_triples.jsonl": {
         "blind-2026-11-27": ("40 triples, 8 per kind (incomplete, evasive, off-point, padded, "
                              "refusal), 8 one-phrase answers, written 2026-11-27 by a helper who "

@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/score_support_pairs.py [PAIRS.jsonl] [--sample N] [--verifiers V,...]
 
-Default file: ``bench/data/support_pairs.jsonl`` (hand-written); the weak pairs of
+Default file: ``bench/data/support_pairs.jsonl`` (hand-written; its blind part,
+``bench/blind.py``, is left out unless ``--blind``: then only the blind part is scored, and
+once scored it stays blind only if nothing is chosen on it); the weak pairs of
 ``make_support_pairs.py`` work too (``--sample`` draws N rows with seed 0). Printed: per
 verifier, AUROC of its support probability against the labels with the means of each label;
 the same AUROC for two baselines that do not read support (MiniLM cosine of claim and
@@ -33,7 +35,11 @@ from ragmeter.align.statistics import auroc  # noqa: E402
 DEFAULT = HERE / "data" / "support_pairs.jsonl"
 
 
-def load(path: Path, sample: int | None) -> list[dict]:
+def load(path: Path, sample: int | None, blind: bool = False) -> list[dict]:
+    """The rows of ``path``: its development part, or with ``blind`` its blind part."""
+    sys.path.insert(0, str(HERE))
+    from blind import is_blind
+
     rows = []
     for n, line in enumerate(path.open(encoding="utf-8"), 1):
         if not line.strip():
@@ -42,7 +48,8 @@ def load(path: Path, sample: int | None) -> list[dict]:
         missing = {"premise", "claim", "label"} - set(row)
         if missing:
             raise SystemExit(f"{path}: line {n}: missing field(s) {', '.join(sorted(missing))}")
-        rows.append(row)
+        if is_blind(path.name, row.get("set")) == blind:
+            rows.append(row)
     if sample is not None and sample < len(rows):
         rows = random.Random(0).sample(rows, sample)
     return rows
@@ -52,16 +59,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pairs", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--sample", type=int, default=None, help="score N random rows (seed 0)")
+    parser.add_argument("--blind", action="store_true", help="score the blind part instead")
     parser.add_argument("--verifiers", default="lexical,alignment",
-                        help="comma-separated verifier specs (see ragmeter.local.verifier)")
+                        help="comma-separated verifier specs (see ragmeter.judges.local.verifier)")
     args = parser.parse_args(argv)
 
-    from ragmeter.local.verifier import SentenceEncoder, get_verifier
+    from ragmeter.judges.local.verifier import SentenceEncoder, get_verifier
 
-    rows = load(args.pairs, args.sample)
+    rows = load(args.pairs, args.sample, args.blind)
     labels = [int(r["label"]) for r in rows]
     pairs = [(r["premise"], r["claim"]) for r in rows]
-    print(f"{args.pairs}: {len(rows)} pairs ({sum(labels)} supported)")
+    print(f"{args.pairs} ({'BLIND' if args.blind else 'DEVELOPMENT'}): {len(rows)} pairs "
+          f"({sum(labels)} supported)")
     scores: dict[str, list[float]] = {}
     for spec in [s.strip() for s in args.verifiers.split(",") if s.strip()]:
         t0 = time.perf_counter()
