@@ -185,6 +185,17 @@ class UnknownMetric(RagmeterError, ValueError):
     one ("did you mean") and the others, since the usual cause is a typo."""
 
 
+class InvalidVerifierSpec(RagmeterError, ValueError):
+    """A verifier spec the local judge cannot use (``--verifier``, ``judge_options=
+    {"verifier": ...}``): an unknown verifier, an unknown option of ``nli:NAME?OPTION=VALUE``
+    or a bad value. Raised when the judge is built, before any sample is scored, so a typo
+    costs one line (naming the option, in ``option``), not a run of per-sample errors."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 # --- the run store -----------------------------------------------------------------------
 
 

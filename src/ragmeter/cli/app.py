@@ -32,7 +32,7 @@ def evaluate(
     data: Path = typer.Argument(..., help="JSONL, CSV, Parquet or JSON file of samples.", exists=True, dir_okay=False),
     metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local | local+openai:MODEL (cascade) | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
-    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment (words and their meaning) | lexical (shared words only, faster) | nli:HF_NAME_OR_PATH (a cross-encoder NLI model)."),
+    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment (words and their meaning) | lexical (shared words only, faster) | nli:HF_NAME_OR_PATH[?OPTION=VALUE&...] (your own NLI cross-encoder; options label, max_length, batch_size, trust_remote_code, revision, tokenizer, device, scoring: docs/local_judge.md)."),
     band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),

@@ -25,7 +25,8 @@ class JudgeOptions:
     ``max_concurrency`` (calls in flight; halves on 429 and grows back), ``prices`` (USD per
     million prompt / completion tokens by model), ``structured`` ("auto", "json_schema",
     "json_object", "prompt"), ``temperature`` (0 so that reruns agree), ``max_tokens``,
-    ``seed``. Local judge: ``verifier`` ("alignment" or "nli:NAME_OR_PATH"), ``threads``
+    ``seed``. Local judge: ``verifier`` ("alignment", "lexical" or
+    "nli:NAME_OR_PATH[?OPTION=VALUE&...]", see ``judges.local.verifier_spec``), ``threads``
     (torch CPU threads). Cascade: ``band``, the local probabilities counted as uncertain.
     ``layout``: "bundled" (a phase's tasks in one call) or "per_task" (one call per kind of
     judgement); LLM judges only.

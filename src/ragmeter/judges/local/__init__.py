@@ -14,8 +14,9 @@ cheap. One concept per module:
 * ``coverage``: ``question_coverage``, answer relevancy without generation;
 * ``critiques``: ``conciseness`` and ``coherence``;
 * ``verifier``: ``Verifier`` (premise, claim) -> probability of support; ``AlignmentVerifier``
-  (default, ours), ``CrossEncoderVerifier`` (any Hugging Face NLI cross-encoder),
-  ``get_verifier("alignment" | "nli:NAME_OR_PATH")``, ``default_encoder`` (MiniLM rows);
+  (default, ours), ``get_verifier("alignment" | "nli:NAME_OR_PATH[?OPTION=VALUE&...]")``,
+  ``default_encoder`` (MiniLM rows); ``cross_encoder``: ``CrossEncoderVerifier`` (any
+  Hugging Face NLI cross-encoder); ``verifier_spec``: the spec string and its options;
   ``alignment``, ``support``, ``support_head``, ``polarity``, ``roles``, ``token_encoder``:
   its parts;
 * ``relevance``: ``RelevanceScorer``, how useful each sentence is to a question;
@@ -35,9 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ragmeter.judges.local.hedges import noncommittal
     from ragmeter.judges.local.question_parts import QuestionPart, question_parts
     from ragmeter.judges.local.relevance import RelevanceScorer
+    from ragmeter.judges.local.cross_encoder import CrossEncoderVerifier
+    from ragmeter.judges.local.verifier_spec import NLISpec, parse_verifier_spec
     from ragmeter.judges.local.verifier import (
         AlignmentVerifier,
-        CrossEncoderVerifier,
         Verifier,
         default_encoder,
         get_verifier,
@@ -49,7 +51,9 @@ _EXPORTS = {
     "LocalModels": "ragmeter.judges.local.solver",
     "THRESHOLD": "ragmeter.judges.local.solver",
     "AlignmentVerifier": "ragmeter.judges.local.verifier",
-    "CrossEncoderVerifier": "ragmeter.judges.local.verifier",
+    "CrossEncoderVerifier": "ragmeter.judges.local.cross_encoder",
+    "NLISpec": "ragmeter.judges.local.verifier_spec",
+    "parse_verifier_spec": "ragmeter.judges.local.verifier_spec",
     "Verifier": "ragmeter.judges.local.verifier",
     "get_verifier": "ragmeter.judges.local.verifier",
     "default_encoder": "ragmeter.judges.local.verifier",

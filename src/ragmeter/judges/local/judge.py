@@ -24,6 +24,7 @@ from ragmeter.calls.usage import Usage
 from ragmeter.errors import NeedsLLMJudge
 from ragmeter.judgements.tasks import Outcome, Sections, Task, as_result
 from ragmeter.judges.local.solver import LocalModels, LocalSolver, Solved
+from ragmeter.judges.local.verifier_spec import parse_verifier_spec
 from ragmeter.judges.protocol import DryRun, Prompt
 from ragmeter.prompts.template import PromptSet
 
@@ -36,7 +37,11 @@ bench/bench_local.py)."""
 
 
 class LocalJudge:
-    """``LocalJudge(verifier="alignment" | "nli:NAME_OR_PATH", threads=None)``.
+    """``LocalJudge(verifier="alignment" | "nli:NAME_OR_PATH[?OPTION=VALUE&...]", threads=None)``.
+
+    The verifier spec is checked here (``verifier_spec.parse_verifier_spec``, no model
+    loaded): a typo in an option is one ``InvalidVerifierSpec`` before the run, not an
+    error on every sample.
 
     The models load on first use and are shared by every sample of a run; ``threads`` caps
     torch's CPU threads (on a busy machine 1 can beat 2: 200 sentences/s against 60-100).
@@ -46,6 +51,7 @@ class LocalJudge:
     generative = False
 
     def __init__(self, verifier: str = "alignment", threads: int | None = None) -> None:
+        parse_verifier_spec(verifier)
         self.verifier_spec = verifier
         self.threads = threads
         self.name = "local" if verifier == "alignment" else f"local[{verifier}]"

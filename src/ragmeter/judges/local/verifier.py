@@ -5,8 +5,8 @@ No natural-language-inference model ships on PyPI, so the default verifier is ou
 what the claim asserts is there, together (its key terms and their pairings, entities,
 numbers, dates, negations), by its words and, where they differ, by their meaning in context
 (``support.SemanticMatcher``). Users who have an NLI
-cross-encoder (HHEM, MiniCheck, DeBERTa-NLI) plug it in with ``CrossEncoderVerifier`` /
-``get_verifier("nli:NAME_OR_PATH")``.
+cross-encoder (HHEM, MiniCheck, DeBERTa-NLI) plug it in with ``get_verifier("nli:NAME_OR_PATH")``
+(``cross_encoder.CrossEncoderVerifier``, re-exported here; its options: ``verifier_spec``).
 
 ``SentenceEncoder`` (cached MiniLM rows) lives here too, shared with ``relevance``.
 
@@ -29,6 +29,8 @@ from ragmeter.text import caches, nlp, quantities
 from ragmeter.text.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.text.normalise import same_word as _same_word
 from ragmeter.judges.local.alignment import Alignment
+from ragmeter.judges.local.cross_encoder import CrossEncoderVerifier
+from ragmeter.judges.local.verifier_spec import NLISpec, parse_verifier_spec
 from ragmeter.judges.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.text import syntax
 from ragmeter.judges.local.polarity import polarity_conflict
@@ -904,124 +906,6 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     return stated
 
 
-# --- cross-encoder NLI -------------------------------------------------------------------
-
-
-class CrossEncoderVerifier:
-    """Any Hugging Face NLI cross-encoder (HHEM, MiniCheck, DeBERTa-NLI), by name or path.
-
-    The model reads (premise, claim) as one sequence pair and returns one logit per label;
-    the support probability is the softmax probability of the entailment label. That label
-    is found in the config's ``id2label`` (the one label containing "entail"; failing that,
-    "support", "consistent" or "faithful"), or given as ``entailment_label`` (a label name or
-    an index). A model with a single output is read as a support logit through a sigmoid
-    (HHEM-style).
-
-    Loaded with ``transformers`` directly (``AutoModelForSequenceClassification``), which is
-    what ``sentence_transformers.CrossEncoder`` wraps, without depending on that wrapper's
-    changing API. A hub name needs a network the first time (or ``HF_HUB_OFFLINE=1`` and a
-    cached copy); a directory path always works offline. ``trust_remote_code`` is off unless
-    asked for: models with custom code (HHEM-2.1) need it, and it runs their code.
-    """
-
-    def __init__(self, name_or_path: str, entailment_label: str | int | None = None,
-                 batch_size: int = 16, max_length: int = 512, device: str = "cpu",
-                 trust_remote_code: bool = False) -> None:
-        self.name_or_path = name_or_path
-        self.name = f"nli:{name_or_path}"
-        self.batch_size = batch_size
-        self.max_length = max_length
-        self.device = device
-        self.trust_remote_code = trust_remote_code
-        self._requested_label = entailment_label
-        self._loaded: tuple[object, object, int] | None = None
-        self._lock = threading.Lock()
-
-    def _load(self) -> tuple[object, object, int]:
-        if self._loaded is not None:
-            return self._loaded
-        with self._lock:
-            if self._loaded is not None:
-                return self._loaded
-            try:
-                from transformers import AutoModelForSequenceClassification, AutoTokenizer
-                from transformers.utils import logging as hf_logging
-            except ImportError as exc:
-                raise LocalModelUnavailable(
-                    "an NLI verifier needs transformers and torch: "
-                    "pip install 'ragmeter[local]'") from exc
-            hf_logging.disable_progress_bar()
-            try:
-                tokenizer = AutoTokenizer.from_pretrained(
-                    self.name_or_path, trust_remote_code=self.trust_remote_code)
-                model = AutoModelForSequenceClassification.from_pretrained(
-                    self.name_or_path, trust_remote_code=self.trust_remote_code)
-            except Exception as exc:  # noqa: BLE001 (any load failure becomes one typed error)
-                raise LocalModelUnavailable(
-                    f"could not load the NLI cross-encoder {self.name_or_path!r}: "
-                    f"{type(exc).__name__}: {exc} (a hub model needs a network the first "
-                    "time, or a local copy: pass its directory path)") from exc
-            model.to(self.device)
-            model.eval()
-            index = self._find_label(model.config.id2label, int(model.config.num_labels))
-            self._loaded = (tokenizer, model, index)
-            return self._loaded
-
-    @property
-    def entailment_index(self) -> int:
-        """Index of the output read as support (loads the model)."""
-        return self._load()[2]
-
-    def _find_label(self, id2label: dict | None, num_labels: int) -> int:
-        labels = {int(k): str(v) for k, v in (id2label or {}).items()}
-        wanted = self._requested_label
-        if num_labels == 1:
-            return 0
-        if isinstance(wanted, int):
-            if not 0 <= wanted < num_labels:
-                raise LocalModelUnavailable(
-                    f"entailment_label {wanted} is not an output of {self.name_or_path!r} "
-                    f"({num_labels} labels)")
-            return wanted
-        if isinstance(wanted, str):
-            for i, label in labels.items():
-                if label.casefold() == wanted.casefold():
-                    return i
-            raise LocalModelUnavailable(
-                f"{self.name_or_path!r} has no label {wanted!r}; its labels: {labels}")
-        for keys in (("entail",), ("support", "consistent", "faithful")):
-            hits = [i for i, label in labels.items()
-                    if any(k in label.casefold() for k in keys)
-                    and not label.casefold().startswith(("not", "non", "un", "in"))]
-            if len(hits) == 1:
-                return hits[0]
-        raise LocalModelUnavailable(
-            f"cannot tell which output of {self.name_or_path!r} means entailment "
-            f"(labels: {labels}); pass entailment_label=")
-
-    def support(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        if not pairs:
-            return []
-        torch = require("local", "torch", "the NLI verifier")
-
-        tokenizer, model, index = self._load()
-        out: list[float] = []
-        with torch.inference_mode():
-            for start in range(0, len(pairs), self.batch_size):
-                chunk = pairs[start:start + self.batch_size]
-                encoded = tokenizer(  # type: ignore[operator]
-                    [p for p, _ in chunk], [c for _, c in chunk], padding=True,
-                    truncation=True, max_length=self.max_length, return_tensors="pt",
-                ).to(self.device)
-                logits = model(**encoded).logits.double()  # type: ignore[operator]
-                if logits.shape[-1] == 1:
-                    probs = torch.sigmoid(logits[:, 0])
-                else:
-                    probs = torch.softmax(logits, dim=-1)[:, index]
-                out.extend(float(min(1.0, max(0.0, p))) for p in probs.tolist())
-        return out
-
-
 # --- choosing one ------------------------------------------------------------------------
 
 _VERIFIERS: dict[str, Verifier] = {}
@@ -1029,30 +913,30 @@ _VERIFIERS_LOCK = threading.Lock()
 
 
 def get_verifier(spec: str | Verifier | None = None) -> Verifier:
-    """A verifier from its spec: ``"alignment"`` (default: words and their meaning),
-    ``"lexical"`` (the alignment verifier without the semantic reading: shared words only,
-    no sentence encoding) or ``"nli:NAME_OR_PATH"``.
+    """A verifier from its spec (``verifier_spec``): ``"alignment"`` (default: words and
+    their meaning), ``"lexical"`` (the alignment verifier without the semantic reading:
+    shared words only, no sentence encoding) or ``"nli:NAME_OR_PATH[?OPTION=VALUE&...]"``
+    (a Hugging Face NLI cross-encoder; ``InvalidVerifierSpec`` for a bad option).
 
-    Verifiers are cached by spec, so every metric of a run shares one (and its model).
-    An object that already is a ``Verifier`` is returned as is.
+    Verifiers are cached by their canonical spec, so every metric of a run shares one (and
+    its model). An object that already is a ``Verifier`` is returned as is.
     """
     if spec is not None and not isinstance(spec, str):
         if isinstance(spec, Verifier):
             return spec
         raise TypeError(f"not a verifier spec: {spec!r}")
-    key = (spec or "alignment").strip()
+    parsed = parse_verifier_spec(spec)
+    key = parsed if isinstance(parsed, str) else parsed.text
     with _VERIFIERS_LOCK:
         verifier = _VERIFIERS.get(key)
         if verifier is not None:
             return verifier
-        if key == "alignment":
+        if parsed == "alignment":
             verifier = AlignmentVerifier()
-        elif key == "lexical":
+        elif parsed == "lexical":
             verifier = AlignmentVerifier(semantic=False)
-        elif key.startswith("nli:") and key[4:].strip():
-            verifier = CrossEncoderVerifier(key[4:].strip())
         else:
-            raise ValueError(f"unknown verifier {spec!r}: use 'alignment', 'lexical' or "
-                             "'nli:NAME_OR_PATH'")
+            assert isinstance(parsed, NLISpec)
+            verifier = CrossEncoderVerifier.from_spec(parsed)
         _VERIFIERS[key] = verifier
         return verifier
