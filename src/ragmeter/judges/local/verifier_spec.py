@@ -84,7 +84,7 @@ class NLISpec:
 def _positive_int(option: str, value: str, spec: str) -> int:
     if not re.fullmatch(r"\d+", value) or not 0 < int(value) <= _MAX_TOKENS:
         raise InvalidVerifierSpec(
-            f"verifier {spec!r}: {option} must be a whole number from 1 to {_MAX_TOKENS:,}, "
+            f"verifier {spec!r}: option {option!r} must be a whole number from 1 to {_MAX_TOKENS:,}, "
             f"not {value!r}", option)
     return int(value)
 
@@ -94,7 +94,7 @@ def _flag(option: str, value: str, spec: str) -> bool:
         return True
     if value.lower() in _FALSE:
         return False
-    raise InvalidVerifierSpec(f"verifier {spec!r}: {option} is 1 or 0 (true/false, yes/no), "
+    raise InvalidVerifierSpec(f"verifier {spec!r}: option {option!r} is 1 or 0 (true/false, yes/no), "
                               f"not {value!r}", option)
 
 
@@ -108,14 +108,14 @@ def _text(option: str, value: str, spec: str) -> str:
 
 def _device(option: str, value: str, spec: str) -> str:
     if not _DEVICE.fullmatch(value):
-        raise InvalidVerifierSpec(f"verifier {spec!r}: device is cpu, cuda, cuda:N or mps, "
+        raise InvalidVerifierSpec(f"verifier {spec!r}: option 'device' is cpu, cuda, cuda:N or mps, "
                                   f"not {value!r}", option)
     return value
 
 
 def _scoring(option: str, value: str, spec: str) -> str:
     if value not in SCORING:
-        raise InvalidVerifierSpec(f"verifier {spec!r}: scoring is one of {', '.join(SCORING)}, "
+        raise InvalidVerifierSpec(f"verifier {spec!r}: option 'scoring' is one of {', '.join(SCORING)}, "
                                   f"not {value!r}", option)
     return value
 
