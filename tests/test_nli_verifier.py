@@ -228,6 +228,11 @@ def test_a_hub_name_downloads_and_scores(hub, tiny_models, monkeypatch):
     monkeypatch.setattr(constants, "ENDPOINT", hub.base_url)
     monkeypatch.setattr(constants, "HUGGINGFACE_CO_URL_TEMPLATE",
                         hub.base_url + "/{repo_id}/resolve/{revision}/{filename}")
+    # transformers keeps one HfApi, made with the endpoint of its first use (an earlier test's):
+    # a fresh one for this test reads HF_ENDPOINT (the loopback-only client caught the old one)
+    import transformers.utils.hub as transformers_hub
+
+    monkeypatch.setattr(transformers_hub, "_hf_api", None)
     folder = tiny_models["three_labels"]
     hub.add_model("some-org/tiny-nli", {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()})
     first = faithfulness("nli:some-org/tiny-nli")
