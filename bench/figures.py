@@ -277,15 +277,17 @@ def measure_answer() -> list[Figure]:
 # --- risk-coverage: how right are the local verdicts it is surest of ------------------------
 
 def measure_risk() -> list[Figure]:
-    """``bench/risk_coverage.py``: per judgement kind (chunk relevance; claim support at the
-    answer level), development and blind apart, the coverage at which 95% of the kept verdicts
-    are right, the share right at coverage 50% and 100%, and the share kept (LLM calls saved)
-    and right for the cascade's band (0.25, 0.75) and for (0.5, 0.5); MiniLM cosine by rank
-    beside each under ``.baseline.minilm_cosine_rank.``."""
+    """``bench/risk_coverage.py``: per judgement kind (claim support, chunk relevance, answer
+    addressing; calibrated probabilities), development and blind apart, the coverage at which
+    95% of the kept verdicts are right, the share right at coverage 50% and 100%, and for the
+    cascade's default band (0.05, 0.95), (0.25, 0.75) and (0.5, 0.5) the share kept (LLM calls
+    saved), right among the kept, and right overall with the labels standing in for the LLM;
+    MiniLM cosine by rank beside each under ``.baseline.minilm_cosine_rank.``."""
     import risk_coverage
 
-    return [Figure(key, value, data, kind)
-            for key, value, data, kind in risk_coverage.figures(risk_coverage.measure())]
+    report = risk_coverage.measure()
+    (HERE / "reliability.md").write_text(risk_coverage.diagrams(report), encoding="utf-8")
+    return [Figure(key, value, data, kind) for key, value, data, kind in risk_coverage.figures(report)]
 
 
 # --- speed: the eight-metric suite with the local judge --------------------------------------
@@ -347,7 +349,7 @@ GROUPS = [
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40", measure_perf,
           (DATASETS / "halueval_qa_dev.jsonl",)),
-    Group("risk", ".venv/bin/python bench/risk_coverage.py", measure_risk),
+    Group("risk", ".venv/bin/python bench/risk_coverage.py --diagrams bench/reliability.md", measure_risk),
     Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
           measure_vs_ragas, (RAGAS_PYTHON,)),
 ]

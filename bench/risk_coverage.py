@@ -4,11 +4,13 @@
     .venv/bin/python bench/risk_coverage.py --json F   # also the numbers as JSON
     .venv/bin/python bench/figures.py --only risk      # the figures (group ``risk``)
 
-This script only measures; it changes no scoring. Every local verdict carries a probability p
-and the verdict is "yes" when p >= 0.5. Its confidence is |p - 0.5|. The cascade
-(``--judge local+openai:MODEL --escalate-band LOW,HIGH``) keeps the local verdicts with p outside
-the band and sends the ones strictly inside (LOW < p < HIGH) to the LLM. What this measures,
-per judgement kind, with development and blind data apart (``bench/blind.py``):
+This script only measures; it changes no scoring. Every local verdict carries a calibrated
+probability p of "yes" (``ragmeter.judges.local.calibration``, fitted on development data by
+``bench/calibrate.py``); read as a verdict, "yes" when p >= 0.5, and its confidence is
+|p - 0.5|. The cascade keeps the local verdicts it is sure of and sends the rest to the LLM:
+by default those with p inside (0.05, 0.95) (and every verdict without a calibration);
+``--escalate-band LOW,HIGH`` sets another band. What this measures, per judgement kind, with
+development and blind data apart (``bench/blind.py``):
 
 * the risk-coverage curve: verdicts sorted by confidence, most confident first; for coverage
   10%, 20%, ..., 100% (the share of verdicts kept) the share right among those kept
@@ -17,34 +19,26 @@ per judgement kind, with development and blind data apart (``bench/blind.py``):
   still >= 95% (0 when none is). Only coverages a threshold on confidence can realise count:
   the cut falls between two different confidences (or after the last verdict), never inside a
   run of equal confidences;
-* the cascade's bands: for the default band (0.25, 0.75) and for (0.5, 0.5) (nothing
-  escalated), the share kept (outside the band: the share of LLM calls saved), and the share
-  right among the kept verdicts;
-* a reliability table: 10 bins of p (count, mean p, share positive), the calibration the next
-  step will fit.
+* the cascade's bands, (0.05, 0.95) (the default), (0.25, 0.75) and (0.5, 0.5) (nothing
+  escalated): the share kept, which is also the share of LLM calls saved (one judgement per
+  pair here, so a pair whose verdict is kept needs no call), the share right among the kept
+  verdicts, and the share right overall when the labels stand in for the LLM on the
+  escalated part (an LLM that is always right: the best the cascade can do at that band);
+* a reliability table: 10 bins of p (count, mean p, share positive).
 
 Beside each figure, the trivial baselines where they apply: MiniLM cosine turned into a
 probability by rank (the lowest cosine of the set 0, the highest 1, evenly between:
 ``rank_probabilities``), and the base rate (share positive: the share right of always
 answering the majority label is max(rate, 1 - rate)).
 
-The two kinds:
+The three kinds, each one judgement per labelled pair (``bench/calibrate.py`` collects them):
 
-* **chunk relevance**: ``bench/data/context_relevance_pairs.jsonl``, one sample per passage
-  (the relevant passage labelled 1, its hard negative 0), scored through
-  ``ragmeter.evaluate([...], ["context_relevance"], judge="local")``; p is the sample's one
-  chunk relevance (its ``verdicts["chunks"][0]["relevance"]``, the score when absent).
-* **claim support, at the answer level**: ``bench/data/rag_dev.jsonl``, every answer (the
-  faithful one and its three unfaithful variants) scored through ``ragmeter.evaluate([...],
-  ["faithfulness"], judge="local")``; p is the answer's faithfulness score (an answer with no
-  claims, score None, counts as 0 as in ``quality_rag_dev.py``); the verdict is "faithful"
-  (p >= 0.5) against the label faithful = the careful reader's faithfulness >= 0.999 (the
-  faithful answers, and variants the reader rates 1.0). Answer level, because claims have no
-  gold labels: the careful reader rates answers (supported claims / all claims), and which of
-  the local judge's claims the reader would call supported is not written down. So this is
-  not the per-claim verdict the cascade escalates: its band figures say what a band on the
-  answer's score would keep, and ``quality_rag_dev.py`` prints the share of claim verdicts
-  inside the band (``ragdev.*.claims_in_band``).
+* **support** (claim support; ground-truth attribution and answer correctness use the same
+  verifier and calibration): ``bench/data/support_pairs.jsonl``, (premise, claim, supported);
+* **chunk_relevance**: ``bench/data/context_relevance_pairs.jsonl``, a question with its
+  relevant passage (1) and its hard negative (0);
+* **addressing** (does the answer address the question): ``bench/data/answer_relevancy_triples.jsonl``,
+  the complete and padded answers 1, the evasive, off-point, refusing and incomplete ones 0.
 """
 
 from __future__ import annotations
@@ -66,9 +60,9 @@ sys.path.insert(0, str(HERE.parent / "src"))
 sys.path.insert(0, str(HERE))
 
 COVERAGES = tuple(round(0.1 * k, 1) for k in range(1, 11))
-BANDS = ((0.25, 0.75), (0.5, 0.5))
+BANDS = ((0.05, 0.95), (0.25, 0.75), (0.5, 0.5))
 TARGET = 0.95
-KINDS = ("chunk_relevance", "claim_support")
+KINDS = ("support", "chunk_relevance", "addressing")
 
 
 # --- pure functions --------------------------------------------------------------------------
@@ -117,12 +111,15 @@ def kept_at(probs: Sequence[float], labels: Sequence[int], target: float = TARGE
 
 def band_shares(probs: Sequence[float], labels: Sequence[int], low: float, high: float) -> dict:
     """The cascade's band: ``kept`` the share outside it (LOW < p < HIGH is escalated; so this is
-    also the share of LLM calls saved), ``right`` the share right among the kept verdicts."""
+    also the share of LLM calls saved), ``right`` the share right among the kept verdicts,
+    ``right_with_llm`` the share right overall when the escalated verdicts are answered right
+    (the labels stand in for the LLM): (right kept + escalated) / n."""
     p = np.asarray(probs, dtype=float)
     keep = ~((low < p) & (p < high))
     right = _right(probs, labels)
     return {"kept": float(keep.mean()) if len(p) else float("nan"),
             "right": float(right[keep].mean()) if keep.any() else float("nan"),
+            "right_with_llm": float((right[keep].sum() + (~keep).sum()) / len(p)) if len(p) else float("nan"),
             "escalated": int((~keep).sum())}
 
 
@@ -171,93 +168,112 @@ def summary(probs: Sequence[float], labels: Sequence[int]) -> dict:
 
 # --- the data and the local judge ------------------------------------------------------------
 
-def chunk_relevance() -> dict[str, dict]:
-    """Per data kind: probabilities, labels and the cosine baseline's rank probabilities."""
-    from blind import BLIND
-    from quality import cosine_pairs
+def _cosines(pairs: Sequence[tuple[str, str]]) -> list[float]:
+    from ragmeter.embedders.sentence_transformer import load_model
 
-    from ragmeter import evaluate
+    texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+    vectors = load_model().encode(texts, batch_size=64, normalize_embeddings=True,
+                                  convert_to_numpy=True, show_progress_bar=False)
+    row = {t: i for i, t in enumerate(texts)}
+    return [float(vectors[row[a]] @ vectors[row[b]]) for a, b in pairs]
 
-    rows = [json.loads(line) for line in (HERE / "data" / "context_relevance_pairs.jsonl")
-            .read_text(encoding="utf-8").splitlines() if line.strip()]
-    blind = BLIND.get("context_relevance_pairs.jsonl", {})
-    samples = [{"question": r["question"], "contexts": [r[side]]}
-               for r in rows for side in ("relevant", "negative")]
-    result = evaluate(samples, ["context_relevance"], judge="local", cache=False, journal=False,
-                      show_progress=False)
-    probs, missing = [], []
-    for s in result.samples:
-        score = s.scores["context_relevance"]
-        chunks = (score.verdicts or {}).get("chunks") if isinstance(score.verdicts, dict) else None
-        missing.append(score.value is None and not chunks)
-        probs.append(float(chunks[0]["relevance"]) if chunks else
-                     0.0 if score.value is None else float(score.value))
-    cosines = [c for pair in cosine_pairs([(r["question"], r["relevant"], r["negative"])
-                                           for r in rows]) for c in pair]
+
+def _texts(kind: str) -> list[tuple[str, str]]:
+    """The (first, second) texts of each judgement of ``kind``, in ``calibrate.COLLECT`` order,
+    for the cosine baseline."""
+    from calibrate import _rows
+
+    if kind == "support":
+        return [(r["premise"], r["claim"]) for r in _rows("support_pairs.jsonl")]
+    if kind == "chunk_relevance":
+        return [(r["question"], r[side]) for r in _rows("context_relevance_pairs.jsonl")
+                for side in ("relevant", "negative")]
+    return [(r["question"], a) for r in _rows("answer_relevancy_triples.jsonl")
+            for a in (r["complete"], r["poorer"])]
+
+
+def _parts(kind: str) -> list[bool]:
+    """Whether each judgement of ``kind`` is blind, in ``calibrate.COLLECT`` order."""
+    from blind import is_blind
+    from calibrate import _rows
+
+    if kind == "support":
+        return [is_blind("support_pairs.jsonl", r.get("set")) for r in _rows("support_pairs.jsonl")]
+    if kind == "chunk_relevance":
+        return [is_blind("context_relevance_pairs.jsonl", r.get("set"))
+                for r in _rows("context_relevance_pairs.jsonl") for _ in (0, 1)]
+    return [is_blind("answer_relevancy_triples.jsonl", r.get("half"))
+            for r in _rows("answer_relevancy_triples.jsonl") for _ in (0, 1)]
+
+
+def collect(kind: str) -> dict[str, dict]:
+    """Per data kind: the calibrated probabilities the local judge gives (the shipped
+    calibration, ``src/ragmeter/judges/local/calibration.json``, fitted on development data),
+    the labels, and the cosine baseline's rank probabilities."""
+    from calibrate import COLLECT
+
+    from ragmeter.judges.local.calibration import calibrations
+
+    collect_raw, data = COLLECT[kind]
+    split = collect_raw()
+    calibration = calibrations("alignment")[kind]
+    blind = _parts(kind)
+    cosines = _cosines(_texts(kind))
     out = {}
-    for kind, want in (("development", False), ("blind", True)):
-        idx = [2 * i + j for i, r in enumerate(rows) if (r.get("set") in blind) == want
-               for j in (0, 1)]
-        sets = ", ".join(dict.fromkeys(str(rows[i // 2].get("set") or "first 34") for i in idx))
-        out[kind] = {
-            "probs": [probs[i] for i in idx],
-            "labels": [1 - i % 2 for i in idx],
-            "baseline": rank_probabilities([cosines[i] for i in idx]),
-            "no_value": sum(missing[i] for i in idx),
-            "data": (f"bench/data/context_relevance_pairs.jsonl, sets {sets} "
-                     f"({len(idx) // 2} pairs, {len(idx)} passages)"),
-        }
-    return out
-
-
-def claim_support() -> dict[str, dict]:
-    """Per data kind, answer level: faithfulness scores, faithful labels, cosine baseline."""
-    from blind import BLIND
-    from quality_rag_dev import _samples, load
-
-    from ragmeter import evaluate
-    from ragmeter.judges.local.verifier import default_encoder
-
-    rows = load()
-    samples, meta, careful = _samples(rows)
-    split_of = {r["id"]: r["split"] for r in rows}
-    result = evaluate(samples, ["faithfulness"], judge="local", cache=False, journal=False,
-                      show_progress=False)
-    probs = [0.0 if s.scores["faithfulness"].value is None else float(s.scores["faithfulness"].value)
-             for s in result.samples]
-    encoder = default_encoder()
-    a = encoder.encode([s["answer"] for s in samples])
-    c = encoder.encode(["\n".join(s["contexts"]) for s in samples])
-    cosines = list(np.sum(a * c, axis=1))
-    blind = BLIND.get("rag_dev.jsonl", {})
-    out = {}
-    for kind, want in (("development", False), ("blind", True)):
-        idx = [n for n, (rid, _) in enumerate(meta) if (split_of[rid] in blind) == want]
-        splits = ", ".join(dict.fromkeys(split_of[meta[n][0]] for n in idx))
-        out[kind] = {
-            "probs": [probs[n] for n in idx],
-            "labels": [int(careful[n] >= 0.999) for n in idx],
-            "baseline": rank_probabilities([cosines[n] for n in idx]),
-            "no_value": sum(result.samples[n].scores["faithfulness"].value is None for n in idx),
-            "data": (f"bench/data/rag_dev.jsonl, splits {splits} ({len(idx)} answers, "
-                     "answer level)"),
-        }
+    for data_kind, want in (("development", False), ("blind", True)):
+        raw, labels = split[data_kind]
+        base = [c for c, b in zip(cosines, blind) if b == want]
+        out[data_kind] = {"probs": calibration.probability(raw), "raw": raw, "labels": labels,
+                          "baseline": rank_probabilities(base) if base else [],
+                          "no_value": 0, "data": f"{data}, {data_kind} part ({len(labels)} judgements)"}
     return out
 
 
 def measure() -> dict[str, dict[str, dict]]:
     """{kind: {"development"|"blind": {"data", "local": summary, "baseline": summary}}}."""
     out: dict[str, dict[str, dict]] = {}
-    for kind, load_kind in (("chunk_relevance", chunk_relevance), ("claim_support", claim_support)):
+    for kind in KINDS:
         out[kind] = {}
-        for data_kind, d in load_kind().items():
+        for data_kind, d in collect(kind).items():
             out[kind][data_kind] = {"data": d["data"], "no_value": d["no_value"],
                                     "local": summary(d["probs"], d["labels"]),
+                                    "raw": summary(d["raw"], d["labels"]),
                                     "baseline": summary(d["baseline"], d["labels"])}
     return out
 
 
-BASELINE = {"chunk_relevance": "minilm_cosine_rank", "claim_support": "minilm_cosine_rank"}
+BASELINE = {kind: "minilm_cosine_rank" for kind in KINDS}
+
+
+def ece(s: dict) -> float:
+    """Expected calibration error of a summary's reliability bins (count-weighted |mean p - share yes|)."""
+    n = sum(b["count"] for b in s["reliability"])
+    return float(sum(b["count"] / n * abs(b["mean_p"] - b["positive"]) for b in s["reliability"] if b["count"]))
+
+
+def diagrams(report: dict[str, dict[str, dict]]) -> str:
+    """Reliability diagrams as Markdown: per kind and data kind, raw and calibrated probability
+    against the share labelled yes, bin by bin, with a bar of each."""
+    lines = ["# Reliability of the local judge's probabilities",
+             "",
+             "Written by `make figures` (`bench/figures.py --only risk`, from `bench/risk_coverage.py`); "
+             "do not edit. Per bin of probability: how many verdicts, their mean probability and the share "
+             "labelled yes. A calibrated judge has the two equal (the bars the same length). The raw "
+             "column is the rules' score; the calibrated one is what the verdicts carry "
+             "(`ragmeter.judges.local.calibration`, fitted on the development part only).", ""]
+    for kind, by_data in report.items():
+        for data_kind, r in by_data.items():
+            lines += [f"## {kind}, {data_kind}", "", f"{r['data']}; ECE raw {ece(r['raw']):.3f}, "
+                      f"calibrated {ece(r['local']):.3f}", "",
+                      "| bin | raw: n | mean p | yes | | calibrated: n | mean p | yes | |",
+                      "|---|---|---|---|---|---|---|---|---|"]
+            for a, b in zip(r["raw"]["reliability"], r["local"]["reliability"]):
+                bar = lambda x: "" if x != x else "#" * round(10 * x)  # noqa: E731
+                lines.append(f"| {a['low']:.1f}-{a['high']:.1f} | {a['count']} | {_f(a['mean_p'])} | {_f(a['positive'])} "
+                             f"| `{bar(a['positive']):<10}` | {b['count']} | {_f(b['mean_p'])} | {_f(b['positive'])} "
+                             f"| `{bar(b['positive']):<10}` |")
+            lines.append("")
+    return "\n".join(lines)
 
 
 def figures(report: dict[str, dict[str, dict]]) -> list[tuple[str, float, str, str]]:
@@ -271,6 +287,7 @@ def figures(report: dict[str, dict[str, dict]]) -> list[tuple[str, float, str, s
         for band, b in s["bands"].items():
             v[f"kept_at_band_{band}"] = b["kept"]
             v[f"right_at_band_{band}"] = b["right"]
+            v[f"right_with_llm_at_band_{band}"] = b["right_with_llm"]
         return v
 
     for kind, by_data in report.items():
@@ -278,6 +295,8 @@ def figures(report: dict[str, dict[str, dict]]) -> list[tuple[str, float, str, s
             prefix = f"risk.{kind}.{data_kind}"
             out.append((f"{prefix}.n", float(r["local"]["n"]), r["data"], data_kind))
             out.append((f"{prefix}.positive_rate", r["local"]["positive_rate"], r["data"], data_kind))
+            out.append((f"{prefix}.ece", ece(r["local"]), r["data"], data_kind))
+            out.append((f"{prefix}.ece_raw", ece(r["raw"]), r["data"], data_kind))
             out += [(f"{prefix}.{k}", v, r["data"], data_kind) for k, v in values(r["local"]).items()]
             out += [(f"{prefix}.baseline.{BASELINE[kind]}.{k}", v, r["data"], data_kind)
                     for k, v in values(r["baseline"]).items()]
@@ -310,7 +329,8 @@ def print_report(report: dict[str, dict[str, dict]]) -> None:
                 lo, hi = band.split("_")
                 print(f"  band ({lo}, {hi}): local kept {lb['kept']:.3f} (LLM calls saved "
                       f"{lb['kept']:.1%}, {lb['escalated']} escalated), right among kept "
-                      f"{_f(lb['right'])} | cosine rank kept {bb['kept']:.3f}, right {_f(bb['right'])}")
+                      f"{_f(lb['right'])}, right overall with the LLM on the rest {_f(lb['right_with_llm'])} "
+                      f"| cosine rank kept {bb['kept']:.3f}, right {_f(bb['right'])}")
             print(f"  reliability (local): {'bin':>11} {'count':>6} {'mean p':>7} {'positive':>9}")
             for b in loc["reliability"]:
                 print(f"  {'':21}[{b['low']:.1f}, {b['high']:.1f}{']' if b['high'] == 1 else ')'} "
@@ -320,9 +340,12 @@ def print_report(report: dict[str, dict[str, dict]]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="also write the report as JSON here")
+    parser.add_argument("--diagrams", type=Path, help="also write the reliability diagrams (Markdown) here")
     args = parser.parse_args(argv)
     report = measure()
     print_report(report)
+    if args.diagrams:
+        args.diagrams.write_text(diagrams(report), encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0

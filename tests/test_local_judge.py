@@ -160,6 +160,9 @@ class _HeldModels:
         self.entered = threading.Event()
         self.release = threading.Event()
 
+    def calibration(self, kind: str):
+        return self.inner.calibration(kind)
+
     def model(self, kind: str):
         if not self.entered.is_set():
             self.entered.set()

@@ -46,9 +46,11 @@ def test_kept_at_never_cuts_inside_equal_confidences():
 
 def test_band_shares_default_band_and_half_half():
     default = rc.band_shares(PROBS, LABELS, 0.25, 0.75)
-    assert default == {"kept": pytest.approx(0.6), "right": pytest.approx(1.0), "escalated": 2}
+    # kept 0.9, 0.1, 0.8 (all right); escalated 0.6 and 0.45, which the LLM is taken to answer right
+    assert default == {"kept": pytest.approx(0.6), "right": pytest.approx(1.0), "right_with_llm": 1.0, "escalated": 2}
     none_escalated = rc.band_shares(PROBS, LABELS, 0.5, 0.5)
-    assert none_escalated == {"kept": 1.0, "right": pytest.approx(0.8), "escalated": 0}
+    assert none_escalated == {"kept": 1.0, "right": pytest.approx(0.8), "right_with_llm": pytest.approx(0.8),
+                              "escalated": 0}
 
 
 def test_band_edges_are_kept():
@@ -81,8 +83,12 @@ def test_summary_and_figure_keys():
     s = rc.summary(PROBS, LABELS)
     assert s["n"] == 5 and s["positive_rate"] == pytest.approx(0.4)
     assert s["kept_at_95"] == pytest.approx(0.6)
-    report = {"chunk_relevance": {"blind": {"data": "d", "local": s, "baseline": s}}}
+    raw = rc.summary([1.0, 0.0, 1.0, 0.0, 1.0], LABELS)
+    report = {"chunk_relevance": {"blind": {"data": "d", "local": s, "raw": raw, "baseline": s}}}
     keys = {k: v for k, v, _, kind in rc.figures(report)}
+    assert keys["risk.chunk_relevance.blind.right_with_llm_at_band_0.05_0.95"] == pytest.approx(1.0)
+    # raw 1, 0, 1, 0, 1 against 1, 0, 0, 0, 1: bins [0, 0.1) 2 of 0 yes, [0.9, 1] 3 of which 2 yes
+    assert keys["risk.chunk_relevance.blind.ece_raw"] == pytest.approx(3 / 5 * (1 - 2 / 3))
     assert keys["risk.chunk_relevance.blind.kept_at_95"] == pytest.approx(0.6)
     assert keys["risk.chunk_relevance.blind.right_at_band_0.25_0.75"] == pytest.approx(1.0)
     assert keys["risk.chunk_relevance.blind.kept_at_band_0.25_0.75"] == pytest.approx(0.6)

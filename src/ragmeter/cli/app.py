@@ -19,7 +19,9 @@ from ragmeter.data import empty_message
 from ragmeter.extras import check
 
 
-def _parse_band(value: str) -> tuple[float, float]:
+def _parse_band(value: str | None) -> tuple[float, float] | None:
+    if value is None:
+        return None
     try:
         low, high = (float(v) for v in value.split(","))
     except ValueError:
@@ -33,7 +35,7 @@ def evaluate(
     metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local | local+openai:MODEL (cascade) | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
     verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment (words and their meaning) | lexical (shared words only, faster) | nli:HF_NAME_OR_PATH[?OPTION=VALUE&...] (your own NLI cross-encoder; options label, max_length, batch_size, trust_remote_code, revision, tokenizer, device, scoring: docs/local_judge.md)."),
-    band: str = typer.Option("0.25,0.75", "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge."),
+    band: Optional[str] = typer.Option(None, "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge (default: every verdict not calibrated as right 95% of the time)."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),

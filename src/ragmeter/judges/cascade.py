@@ -1,13 +1,18 @@
 """The cascade: the local judge decides what it is sure of, an LLM judge the rest.
 
-``judge="local+openai:gpt-4o-mini"``: every judgement is first made locally; a verdict whose
-local probability of "yes" falls inside ``band`` (default 0.25 to 0.75) is uncertain and
-goes to the LLM judge, together with the other uncertain verdicts of the same sample and
-phase, in one call: the numbered lists cut down to those items, renumbered, and the LLM's
-verdicts put back at the same positions. Tasks the local judge cannot do at all (critiques
-without a local check) go to the LLM whole, in the same call. Claims, entities and question
-coverage are always local. When nothing is uncertain no call is made: ``usage`` reports the
-verdicts decided locally, those escalated, and the calls saved.
+``judge="local+openai:gpt-4o-mini"``: every judgement is first made locally; a verdict the
+local judge is not sure of goes to the LLM judge, together with the other uncertain verdicts
+of the same sample and phase, in one call. Sure means: its calibrated probability of "yes"
+(``ragmeter.judges.local.calibration``) is at least 0.95 or at most 0.05, so that on
+development data the verdicts kept are right at least 95% of the time; a verdict with no
+calibration is never sure. An explicit ``band`` (low, high) replaces that rule: every
+probability strictly inside it, calibrated where a calibration exists and raw otherwise,
+is uncertain. The uncertain verdicts go out as the numbered lists cut down to those items,
+renumbered, and the LLM's verdicts are put back at the same positions. Tasks the local judge
+cannot do at all (critiques without a local check) and single judgements it is not sure of
+(whether the answer addresses the question) go to the LLM whole, in the same call. Claims
+and entities are always local. When nothing is uncertain no call is made: ``usage`` reports
+the verdicts decided locally, those escalated, and the calls saved.
 """
 
 from __future__ import annotations
@@ -42,19 +47,25 @@ class CascadeJudge:
     concurrency: int
     generative = True
 
-    def __init__(self, local: LocalJudge, llm: Judge, band: tuple[float, float] = DEFAULT_BAND) -> None:
-        low, high = (float(b) for b in band)
-        if not 0.0 <= low <= high <= 1.0:
-            raise ValueError(f"band must be two probabilities low <= high, not {band!r}")
+    def __init__(self, local: LocalJudge, llm: Judge, band: tuple[float, float] | None = None) -> None:
+        if band is not None:
+            low, high = (float(b) for b in band)
+            if not 0.0 <= low <= high <= 1.0:
+                raise ValueError(f"band must be two probabilities low <= high, not {band!r}")
+            band = (low, high)
         self.local = local
         self.llm = llm
-        self.band = (low, high)
+        self.band = band
         self.counts = CascadeCounts()
         self.concurrency = llm.concurrency  # the LLM's calls are what must be limited
-        suffix = "" if self.band == DEFAULT_BAND else f"[band={low:g}-{high:g}]"
+        suffix = "" if band is None else f"[band={band[0]:g}-{band[1]:g}]"
         self.name = f"{local.name}+{llm.name}{suffix}"
 
-    def uncertain(self, probability: float) -> bool:
+    def uncertain(self, probability: float, calibrated: bool) -> bool:
+        """Whether a local verdict goes to the LLM (see the module docstring)."""
+        if self.band is None:
+            low, high = DEFAULT_BAND
+            return not calibrated or low < probability < high
         low, high = self.band
         return low < probability < high
 
@@ -97,7 +108,7 @@ class CascadeJudge:
 
 
 async def route(
-    local: LocalJudge, llm: Judge, uncertain_at: Callable[[float], bool], counts: "CascadeCounts",
+    local: LocalJudge, llm: Judge, uncertain_at: Callable[[float, bool], bool], counts: "CascadeCounts",
     tasks: Sequence[Task], sections: Sections, prompts: PromptSet,
 ) -> dict[str, Outcome]:
     """Every task's outcome: the local answers, with the uncertain verdicts (and the tasks the
@@ -115,7 +126,8 @@ async def route(
         probs = solved.probabilities.get(task.key)
         if probs is None:
             continue
-        items = [k for k, p in enumerate(probs) if uncertain_at(p)]
+        calibrated = task.key in solved.calibrated
+        items = [k for k, p in enumerate(probs) if uncertain_at(p, calibrated)]
         if items:
             if TASK_KINDS[task.need.prompt].items:
                 uncertain[task.key] = items

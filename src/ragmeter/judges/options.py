@@ -13,8 +13,14 @@ from typing import Any, Mapping
 
 from ragmeter.calls.usage import Prices
 
-DEFAULT_BAND = (0.25, 0.75)
-"""The cascade's default range of uncertain local probabilities."""
+SURE = 0.95
+"""The share right the cascade asks of the local verdicts it keeps by default."""
+
+DEFAULT_BAND = (round(1.0 - SURE, 6), SURE)
+"""The cascade's default range of uncertain local probabilities, on calibrated probabilities:
+a verdict outside it is one that development data says is right at least ``SURE`` of the
+time. Used when ``band`` is None, and then every verdict without a calibration (sentence
+relevance, chunk usefulness, the local critiques) counts as uncertain as well."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +33,9 @@ class JudgeOptions:
     "json_object", "prompt"), ``temperature`` (0 so that reruns agree), ``max_tokens``,
     ``seed``. Local judge: ``verifier`` ("alignment", "lexical" or
     "nli:NAME_OR_PATH[?OPTION=VALUE&...]", see ``judges.local.verifier_spec``), ``threads``
-    (torch CPU threads). Cascade: ``band``, the local probabilities counted as uncertain.
+    (torch CPU threads). Cascade: ``band``, the local probabilities counted as uncertain
+    (None: calibrated probabilities inside ``DEFAULT_BAND`` and every verdict without a
+    calibration; a (low, high) pair: every probability strictly inside it, calibrated or not).
     ``layout``: "bundled" (a phase's tasks in one call) or "per_task" (one call per kind of
     judgement); LLM judges only.
     """
@@ -41,7 +49,7 @@ class JudgeOptions:
     max_tokens: int | None = None
     seed: int | None = None
     verifier: str = "alignment"
-    band: tuple[float, float] = DEFAULT_BAND
+    band: tuple[float, float] | None = None
     threads: int | None = None
     layout: str = "bundled"
 

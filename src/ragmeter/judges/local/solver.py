@@ -8,7 +8,12 @@ while a batch is being computed form the next one (no timer: a lone sample waits
 nothing). The models run in one worker thread, so the event loop stays free for I/O.
 
 Every answer comes with the probabilities behind its verdicts (``Solved.probabilities``),
-which the cascade uses to decide what to send to an LLM judge.
+which the cascade uses to decide what to send to an LLM judge. Where a calibration exists
+(``calibration.py``: claim support with the default verifier, chunk relevance, question
+coverage) the probability is the calibrated one, the share of such verdicts that are "yes" on
+development data, and the task is listed in ``Solved.calibrated``; the verdicts and scores
+themselves are the raw rules' (a calibration is monotone, so it changes no ranking, and it
+would pull every relevance towards the middle if it replaced the scores).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any, Callable, Sequence
 from pydantic import BaseModel
 
 from ragmeter.errors import NeedsLLMJudge, UnsupportedLanguage
+from ragmeter.judges.local.calibration import ADDRESSING, CHUNK_RELEVANCE, SUPPORT, Calibration, calibrations
 from ragmeter.judgements.outputs import ChunkRelevance, Claims, CoveredPart, Critique, Entities, QuestionCoverage, Verdict
 from ragmeter.judgements.tasks import Sections, Task
 
@@ -41,6 +47,8 @@ class Solved:
 
     outcomes: dict[str, Any] = field(default_factory=dict)
     probabilities: dict[str, list[float]] = field(default_factory=dict)
+    calibrated: set[str] = field(default_factory=set)
+    """The tasks whose probabilities are calibrated (the others are the rules' raw scores)."""
 
 
 @dataclass
@@ -60,6 +68,10 @@ class LocalModels:
         self.threads = threads
         self._models: dict[str, Any] = {}
         self._lock = threading.RLock()  # re-entrant: a model may be built on another (chunk_relevance on the encoder)
+
+    def calibration(self, kind: str) -> Calibration | None:
+        """The calibration of a judgement ``kind`` for these models (None: the raw scores are all there is)."""
+        return calibrations(self.verifier_spec).get(kind)
 
     def model(self, kind: str) -> Any:
         """The loaded model of ``kind``, built once."""
@@ -235,10 +247,23 @@ def _premise(sections: Sections, name: str) -> str:
     return "\n".join(value) if isinstance(value, list) else value
 
 
-def _verdicts(results: list[Solved], i: int, task: Task, probs: Sequence[float], why: Callable[[float], str]) -> None:
-    verdicts = [Verdict(reason=why(p), verdict=p >= THRESHOLD) for p in probs]
-    results[i].outcomes[task.key] = task.output_type(verdicts=verdicts)
-    results[i].probabilities[task.key] = [float(p) for p in probs]
+def _verdicts(results: list[Solved], i: int, task: Task, raw: Sequence[float], why: Callable[[float], str],
+              calibration: Calibration | None = None) -> None:
+    """Yes/no verdicts from raw scores (yes at ``THRESHOLD``), each reason saying how sure it is."""
+    probs = calibration.probability(raw) if calibration else [float(p) for p in raw]
+    verdicts = [Verdict(reason=_sure(why(r), p, calibration), verdict=r >= THRESHOLD) for r, p in zip(raw, probs)]
+    _record(results[i], task, task.output_type(verdicts=verdicts), probs, calibration)
+
+
+def _sure(reason: str, probability: float, calibration: Calibration | None) -> str:
+    return f"{reason}; P(yes) {probability:.2f} calibrated" if calibration else reason
+
+
+def _record(solved: Solved, task: Task, output: Any, probs: Sequence[float], calibration: Calibration | None) -> None:
+    solved.outcomes[task.key] = output
+    solved.probabilities[task.key] = [float(p) for p in probs]
+    if calibration:
+        solved.calibrated.add(task.key)
 
 
 def _support(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
@@ -251,8 +276,9 @@ def _support(models: LocalModels, jobs: list[Job], results: list[Solved]) -> Non
         spans.append((len(pairs), len(items)))
         pairs.extend((premise, claim) for claim in items)
     probs = models.model("verifier").support(pairs) if pairs else []
+    calibration = models.calibration(SUPPORT)
     for (i, task, _), (start, n) in zip(jobs, spans):
-        _verdicts(results, i, task, probs[start : start + n], lambda p: f"local verifier: support {p:.2f}")
+        _verdicts(results, i, task, probs[start : start + n], lambda p: f"local verifier: support {p:.2f}", calibration)
 
 
 def _usefulness(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
@@ -307,11 +333,14 @@ def _chunk_relevance(models: LocalModels, jobs: list[Job], results: list[Solved]
     from ragmeter.judges.local.chunk_relevance import ChunkRelevanceScorer
 
     scorer = models.model("chunk_relevance")
+    calibration = models.calibration(CHUNK_RELEVANCE)
     for i, task, sections in jobs:
         judged = scorer.relevance(str(sections.get("question") or ""), list(sections.get("context") or []))
-        verdicts = [ChunkRelevance(reason=j.reason, relevance=round(j.relevance, 4)) for j in judged]
-        results[i].outcomes[task.key] = task.output_type(verdicts=verdicts)
-        results[i].probabilities[task.key] = [float(j.relevance) for j in judged]
+        raw = [float(j.relevance) for j in judged]
+        probs = calibration.probability(raw) if calibration else raw
+        verdicts = [ChunkRelevance(reason=_sure(j.reason, p, calibration), relevance=round(j.relevance, 4))
+                    for j, p in zip(judged, probs)]
+        _record(results[i], task, task.output_type(verdicts=verdicts), probs, calibration)
 
 
 def _entities(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
@@ -337,12 +366,19 @@ def _coverage(models: LocalModels, jobs: list[Job], results: list[Solved]) -> No
         [str(s.get("answer") or "") for _, _, s in jobs],
         models.model("encoder"),
     )
+    calibration = models.calibration(ADDRESSING)
     for (i, task, _), c in zip(jobs, covered):
-        results[i].outcomes[task.key] = QuestionCoverage(
+        output = QuestionCoverage(
             score=c.score,
             noncommittal=c.noncommittal,
             parts=[CoveredPart(part=p.part, covered=p.covered, evidence=p.evidence) for p in c.parts],
         )
+        # one probability, that the answer addresses the question; with no calibration the
+        # coverage score is not one, so the cascade gets nothing to decide on and keeps it local
+        if calibration:
+            _record(results[i], task, output, calibration.probability([c.score]), calibration)
+        else:
+            results[i].outcomes[task.key] = output
 
 
 def _critiques(models: LocalModels, jobs: list[Job], results: list[Solved]) -> None:
