@@ -98,7 +98,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="torch threads (default: torch's own choice)")
     parser.add_argument("--datasets", type=Path, default=None, help="directory of halueval_qa_dev.jsonl (default: ../shared/datasets beside the repository)")
     parser.add_argument("--verifier", default="alignment", help="the local judge's claim verifier: alignment (default) | lexical | nli:NAME_OR_PATH")
+    parser.add_argument("--with-context-relevance", action="store_true", help="add context_relevance (chunk by chunk) to the suite")
     args = parser.parse_args()
+    global SUITE
+    if args.with_context_relevance:
+        SUITE = [*SUITE, "context_relevance"]
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.datasets is not None:
         global DATASETS

@@ -293,6 +293,8 @@ def measure_risk() -> list[Figure]:
 # --- speed: the eight-metric suite with the local judge --------------------------------------
 
 def measure_perf() -> list[Figure]:
+    """The eight-metric suite, and the same with ``context_relevance`` (the slowest local
+    judgement: one MiniLM encode per chunk and its question-focus rules), 400 samples each."""
     import torch
 
     import bench_local
@@ -301,16 +303,20 @@ def measure_perf() -> list[Figure]:
     bench_local.DATASETS = DATASETS
     warm, data = bench_local.halueval_samples(40, 0), bench_local.halueval_samples(400, 2000)
     options = dict(cache=False, journal=False, show_progress=False)
-    evaluate(warm, bench_local.SUITE, **options)
-    started, cpu_started = time.perf_counter(), time.process_time()
-    evaluate(data, bench_local.SUITE, **options)
-    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-    why = (f"wall-clock throughput on the machine that ran `make figures` (torch threads "
-           f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f} at the end): "
-           "it moves with other load, by a third between runs on a shared 2-core machine")
     data_note = "400 samples built from ../shared/datasets/halueval_qa_dev.jsonl (bench/bench_local.py)"
-    return [Figure("perf.local_suite.samples_per_s", len(data) / wall, data_note, "-", why),
-            Figure("perf.local_suite.cpu_ms_per_sample", 1000 * cpu / len(data), data_note, "-", why)]
+    out = []
+    for name, suite in (("local_suite", bench_local.SUITE),
+                        ("local_suite_with_context_relevance", [*bench_local.SUITE, "context_relevance"])):
+        evaluate(warm, suite, **options)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        evaluate(data, suite, **options)
+        wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+        why = (f"wall-clock throughput on the machine that ran `make figures` (torch threads "
+               f"{torch.get_num_threads()}, load average {os.getloadavg()[0]:.1f} at the end): "
+               "it moves with other load, by a third between runs on a shared 2-core machine")
+        out += [Figure(f"perf.{name}.samples_per_s", len(data) / wall, data_note, "-", why),
+                Figure(f"perf.{name}.cpu_ms_per_sample", 1000 * cpu / len(data), data_note, "-", why)]
+    return out
 
 
 # --- calls and tokens beside Ragas 0.4.3, through one mock server -----------------------------
@@ -347,7 +353,7 @@ GROUPS = [
           (DATASETS / "msmarco_ctxrel_dev.jsonl",)),
     Group("halueval", ".venv/bin/python bench/quality.py --only halueval", measure_halueval,
           (DATASETS / "halueval_qa_dev.jsonl",)),
-    Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40", measure_perf,
+    Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40 [--with-context-relevance]", measure_perf,
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("risk", ".venv/bin/python bench/risk_coverage.py --diagrams bench/reliability.md", measure_risk),
     Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
