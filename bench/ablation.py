@@ -34,7 +34,11 @@ HaluEval reads its first 200 questions (``--halueval``; the brief's 400 cost twi
 per verifier family) and the RAG figures the first 80 development questions of
 ``rag_dev.jsonl`` in file order (``--rag-questions``; 0 = all 232: faithfulness through
 ``evaluate`` is most of a run's time, six minutes all on with all of them); the other files
-are read whole (their development part). The blind parts are read whole. A family
+are read whole (their development part; ``--support-pairs N`` reads the first N support pairs,
+whole premises in file order). The blind parts are read whole. On a machine shared with other
+jobs the defaults took longer (support pairs alone 81 s cold, all on); the first table was
+run with ``--support-pairs 320 --rag-questions 40 --halueval 100``. Each finished family is
+logged with its deltas on stderr as it goes. A family
 is rerun only on the figures whose judgements it serves (``TOUCHES``, from the lines of
 ``families.FAMILIES``): the others cannot move and print as ``.``; ``--all-figures`` reruns
 everything for every family (slower; a check on ``TOUCHES``).
@@ -113,7 +117,8 @@ class Data:
     """The rows each figure reads: the development parts, or (``blind=True``) only the blind
     ones. Loaded once; a blind part is never read unless asked for."""
 
-    def __init__(self, blind: bool, halueval_questions: int, rag_questions: int = 0) -> None:
+    def __init__(self, blind: bool, halueval_questions: int, rag_questions: int = 0,
+                 support_pairs: int = 0) -> None:
         from quality_rag_dev import load as load_rag
 
         self.blind = blind
@@ -122,6 +127,8 @@ class Data:
             return is_blind(name, part) == blind
 
         self.support = [r for r in _jsonl(DATA / "support_pairs.jsonl") if mine("support_pairs.jsonl", r.get("set"))]
+        if support_pairs > 0:  # file order: whole premises, fewer of them
+            self.support = self.support[:support_pairs]
         self.rag = [r for r in load_rag(DATA / "rag_dev.jsonl") if mine("rag_dev.jsonl", r["split"])]
         if rag_questions > 0:
             self.rag = self.rag[:rag_questions]
@@ -248,7 +255,8 @@ def table(data: Data, families: Sequence[str], all_figures: bool, log: Callable[
         groups = GROUPS if all_figures else TOUCHES[family]
         figures, took = run(data, groups, [family])
         rows[family] = {"figures": figures, "seconds": took}
-        log(f"{family} off: {took:.0f} s")
+        log(f"{family} off: {took:.0f} s; " + ", ".join(
+            f"{k} {v - base[k]:+.3f}" for k, v in figures.items() if k in base))
     return {"base": base, "base_seconds": seconds, "rows": rows}
 
 
@@ -284,6 +292,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--blind", action="store_true",
                         help="also the same figures on the blind parts (bench/blind.py), printed apart")
     parser.add_argument("--halueval", type=int, default=200, help="HaluEval questions read (default 200)")
+    parser.add_argument("--support-pairs", type=int, default=0,
+                        help="development support pairs read, in file order (default 0 = all 860)")
     parser.add_argument("--rag-questions", type=int, default=80,
                         help="development questions of rag_dev.jsonl read, in file order (default 80; 0 = all)")
     parser.add_argument("--all-figures", action="store_true",
@@ -300,7 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(line, file=sys.stderr, flush=True)
 
     out = {}
-    development = Data(blind=False, halueval_questions=args.halueval, rag_questions=args.rag_questions)
+    development = Data(blind=False, halueval_questions=args.halueval, rag_questions=args.rag_questions,
+                       support_pairs=args.support_pairs)
     out["development"] = table(development, families, args.all_figures, log)
     print_table("DEVELOPMENT (tuned on, or read while tuning)", development, out["development"])
     if args.blind:
