@@ -89,6 +89,7 @@ import numpy as np
 
 from ragmeter.text import nlp
 from ragmeter.text.nlp import Sentence
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.question_focus import DIMENSIONS, PLACE_NOUNS, QuestionFocus, question_focus
 from ragmeter.judges.local.relevance import RelevanceScorer, best_sentence_coverage, key_terms
 from ragmeter.judges.local.support import content_positions, credit, stem
@@ -933,6 +934,8 @@ class ChunkRelevanceScorer:
         11 over one with no answer of that kind anywhere; one missing a quarter of the focus
         (by rarity) loses 2."""
         p = RelevanceScorer.combine(s.cosine, s.coverage, s.focus)
+        if not enabled("question_focus"):
+            return p
         z = math.log(max(1e-9, p)) - math.log(max(1e-9, 1 - p))
         z *= cls.W_LEXICAL
         z += cls.W_PRESENCE * (s.presence - 1.0) + cls.W_EVIDENCE * (s.evidence - 0.5)

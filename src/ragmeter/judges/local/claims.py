@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.hedges import noncommittal, piece_kind
 from ragmeter.text.nlp import VALUE_LABELS, parse
 
@@ -693,6 +694,8 @@ class _Resolver:
         piece.referents.append((ref.text, ref.label))
 
     def resolve(self, piece: Piece) -> None:
+        if not enabled("claim_pronouns"):
+            return
         toks = piece.tokens
         at = _pronoun_at(piece)
         subject_mention: _Mention | None = None

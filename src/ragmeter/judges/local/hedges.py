@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from ragmeter.judges.local.families import enabled
 from ragmeter.text.normalise import normalise_prose
 from ragmeter.text.words import STOPWORDS, WH_WORDS, WORD
 
@@ -315,6 +316,8 @@ def noncommittal(answers: Sequence[str],
     sarcasm, refusals phrased in other ways or other languages, and answers that commit to
     something irrelevant are not seen here (question coverage measures the latter).
     """
+    if not enabled("noncommittal"):  # a blank answer still commits to nothing
+        return [0.0 if answer and WORD.search(answer) else 1.0 for answer in answers]
     qs = list(questions) if questions is not None else [None] * len(answers)
     out: list[float] = []
     for answer, question in zip(answers, qs):
@@ -337,6 +340,8 @@ def noncommittal(answers: Sequence[str],
 
 def piece_kind(text: str) -> str:
     """"hedge", "filler" or "claim" for one clause (``claims`` drops the first two)."""
+    if not enabled("hedges"):
+        return "claim"
     kind, content, _ = _classify(text)
     if kind and not content:
         return "hedge"

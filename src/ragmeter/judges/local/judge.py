@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from ragmeter.calls.usage import Usage
 from ragmeter.errors import NeedsLLMJudge
 from ragmeter.judgements.tasks import Outcome, Sections, Task, as_result
+from ragmeter.judges.local.families import from_environment
 from ragmeter.judges.local.solver import LocalModels, LocalSolver, Solved
 from ragmeter.judges.local.verifier_spec import parse_verifier_spec
 from ragmeter.judges.protocol import DryRun, Prompt
@@ -52,6 +53,7 @@ class LocalJudge:
 
     def __init__(self, verifier: str = "alignment", threads: int | None = None) -> None:
         parse_verifier_spec(verifier)
+        from_environment()  # RAGMETER_LOCAL_OFF: rule families switched off (families.py)
         self.verifier_spec = verifier
         self.threads = threads
         self.name = "local" if verifier == "alignment" else f"local[{verifier}]"

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from ragmeter.text.normalise import same_word
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.support import stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -348,6 +349,8 @@ def _denies_restated(claim: list[Statement], evidence: list[Statement]) -> bool:
 def polarity_conflict(claim: "Doc", evidence: "Doc") -> bool:
     """Whether the claim denies what its evidence asserts, or asserts what it denies, as
     read from their parses (``statements``)."""
+    if not enabled("negation"):
+        return False
     mine, theirs = statements(claim), statements(evidence)
     return _denies(mine, theirs) or _denies(theirs, mine) or _denies_restated(mine, theirs)
 

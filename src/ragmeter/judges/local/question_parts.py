@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ragmeter.text import nlp as _nlp
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.claims import Piece, can_refer, entities_of, is_head_entity, mention_text, render, trim
 from ragmeter.text.nlp import VALUE_LABELS, parse
 from ragmeter.text.words import STOPWORDS, WH_WORDS, YES_NO_OPENERS
@@ -221,6 +222,9 @@ def _part_of(piece: "Piece", toks: "list[Token]") -> QuestionPart:
 
 
 def _question_parts(doc: "Doc") -> list[QuestionPart]:
+    if not enabled("question_parts"):  # the whole question, one part
+        whole = trim([t for t in doc if not t.is_space and not (t.is_punct and t.text in "?.!")])
+        return [_part_of(Piece(list(whole), 0, question=True), list(whole))] if whole else []
     units: "list[list[Token]]" = []
     for sent in doc.sents:
         run: "list[Token]" = []

@@ -83,6 +83,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from ragmeter.text.normalise import same_word
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.support import stem
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -422,6 +423,8 @@ def role_agreement(claim: Sequence[Frame], premise: Sequence[Frame]) -> float:
     """``AGREES`` (1) when every claim frame that can be checked agrees with a premise frame,
     ``CONFLICTS`` (0) when some claim frame has no agreeing premise frame and a conflicting
     one (see the module docstring), else ``UNKNOWN`` (0.5)."""
+    if not enabled("roles"):
+        return UNKNOWN
     verdicts: list[float] = []
     for c in claim:
         if any(_agrees(c, p) for p in premise):

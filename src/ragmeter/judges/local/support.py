@@ -37,6 +37,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ragmeter.text import nlp
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.token_encoder import TokenEncoder, WordVectors, default_token_encoder
 
 LOW = 0.40
@@ -317,6 +318,8 @@ def opposed(claim: Sequence[str], evidence: Sequence[Sequence[str]]) -> bool:
     "more"/"less", "first"/"last", "before"/"after", "always"/"never", "all"/"none"), so a
     check over content words only never saw them.
     """
+    if not enabled("antonyms"):
+        return False
     said = {k for sentence in evidence for k in _keys(sentence, plain=False)}
     own = set(_keys(claim, plain=False))
     said_plainly = {k for sentence in evidence for k in _keys(sentence)}

@@ -30,6 +30,7 @@ from ragmeter.text.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.text.normalise import same_word as _same_word
 from ragmeter.judges.local.alignment import Alignment
 from ragmeter.judges.local.cross_encoder import CrossEncoderVerifier
+from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.verifier_spec import NLISpec, parse_verifier_spec
 from ragmeter.judges.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.text import syntax
@@ -407,7 +408,7 @@ class AlignmentVerifier:
     def probability(self, a: Alignment) -> float:
         """Support for one alignment: the learned head (``support_head``) when this verifier
         has one, else the hand-set formula of the class docstring."""
-        if self.head is not None and a.coverage >= self.MIN_COVERAGE:
+        if self.head is not None and a.coverage >= self.MIN_COVERAGE and enabled("support_head"):
             return self.head.probability(features(a))
         # a claim sharing under a quarter of its content with the premise is about something
         # else: the head was trained on claims about their premise (it gave a claim with no
@@ -536,6 +537,8 @@ class AlignmentVerifier:
         the premise lacks against its best sentence only (leaving those unread took the
         head's cross-validated AUROC from 0.908 to 0.879).
         """
+        if not enabled("meaning"):
+            return lexical
         jobs: list[tuple[int, Candidates]] = []
         for n, ((premise, claim), a) in enumerate(zip(pairs, lexical)):
             if a.coverage < self.MIN_COVERAGE or a.found_together or (self.head is None and (
@@ -604,6 +607,8 @@ def _resolve_pronouns(sentences: Sequence[Sentence]) -> tuple[Sentence, ...]:
     that names the topic ("The Eiffel Tower was the tallest structure") finds its words in
     two different sentences and looks like a recombination.
     """
+    if not enabled("premise_pronouns"):
+        return tuple(sentences)
     out: list[Sentence] = []
     antecedent: tuple[str, ...] = ()
     for s in sentences:
@@ -705,10 +710,13 @@ def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon,
     "receive", says 2031 (measured on the RAG development set: without this, that wrong date
     and a wrong dose passed; no faithful claim needed it).
     """
+    if not enabled("anchoring"):
+        return 1.0
     merged = evidence if merged is None else merged
     given_otherwise = set(contradicted_values(claim, evidence)) if merged is not evidence else set()
     values = _figures(claim) + [
         str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
+    values = values if enabled("quantities") else []
     checks = [merged.entity(e.norm) >= 1.0 for e in names]
     checks += [v not in given_otherwise
                and (v in merged.values or quantities.restated(v, claim.text, merged.raw))
@@ -887,6 +895,8 @@ def _values(claim: Analysis, premise: Analysis, evidence: _Lexicon | None = None
     Figures bounded the other way ("more than 30 days after" where the premise says
     "within 30 days": ``quantities.opposed_bounds``) are not stated.
     """
+    if not enabled("quantities"):
+        return 1.0
     numbers = set(premise.numbers)
     for d in premise.dates:
         numbers.update(str(int(part)) for part in d.split("-") if part)
