@@ -496,6 +496,9 @@ class AlignmentVerifier:
             # by stem: "rings" names what a sentence's "Each ring bends the light" does
             words = {stem(w) for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
                      for m in arg.members() for w in m.words}
+            # a title's own word: "Its Managing Director is Priya Raman" names no argument
+            # of "The Managing Director of FoodFutureCo is Shen Tong" but holds its title
+            words |= {stem(f.verb) for f in claim_frames[claim] if f.title}
             if not words:
                 continue
             sentences = wanted.setdefault(premise, [])
@@ -511,7 +514,8 @@ class AlignmentVerifier:
             premise, claim = pairs[n]
             if claim_frames[claim] and premise in wanted:
                 found = [f for t in wanted[premise] for f in sentence_frames[t]]
-                out[n] = replace(out[n], roles=role_agreement(claim_frames[claim], found))
+                out[n] = replace(out[n], roles=role_agreement(
+                    claim_frames[claim], found, prepared[premise].whole.words))
         return out
 
     def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
