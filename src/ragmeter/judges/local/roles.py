@@ -73,6 +73,18 @@ proximity version had before it: a paraphrase that rewords the figure's own word
 keeping a word its neighbour's part has reads as a swap. It lives in the history of the
 ``roles2`` branch (commit 13d951a).
 
+A *title frame* (``title_frames``) says who holds which office: "The Managing Director of
+FoodFutureCo is Shen Tong", "Priya Raman, the Managing Director", "serves as managing
+director". A claim's title agrees where the premise ties it to the same holder (a title
+frame, a verb whose doer the title names: "founded by Shen Tong" for "the founder", or one
+argument carrying title and name: "Managing Director Priya Raman joined"); it conflicts
+where the premise gives it to another name, or, for an office of a named organisation,
+names the holder while never naming the office. Word alignment could not see it: both
+names and the title's words were in "FoodFutureCo was founded by Shen Tong. Its Managing
+Director is Priya Raman", and "The Managing Director of FoodFutureCo is Shen Tong" scored
+0.76. Measured on the hand-written support pairs (development): AUROC 0.772 -> 0.775,
+wrong-entity and swapped-role claims lower, no faithful claim newly in conflict.
+
 Anything else is unknown: most claims, which is what keeps this check from hurting
 paraphrase. Pure functions of parsed text; the parse is ``syntax.parse`` (cached).
 """
@@ -486,6 +498,20 @@ def _ties(claim: Frame, premise: Frame) -> bool:
                for arg in (premise.agent, premise.patient))
 
 
+def _titled_other(claim: Frame, arg: Argument | None) -> bool:
+    """A named argument that carries the claim's title with a name the holder does not meet
+    ("Managing Director Priya Raman", where the claim's holder is Shen Tong); the words of
+    the claim's organisation are not a name here ("Director of FoodFutureCo")."""
+    if arg is None or not arg.named or claim.agent is None:
+        return False
+    whose = claim.oblique("of")
+    org = set(whose.words) if whose is not None else set()
+    if not any(same_word(claim.verb, w) for w in arg.words):
+        return False
+    rest = tuple(w for w in arg.words if not same_word(claim.verb, w) and w not in org)
+    return bool(rest) and not claim.agent.same(Argument(rest, True))
+
+
 def _title_verdict(claim: Frame, premise: Sequence[Frame], words: Collection[str]) -> float | None:
     """``AGREES`` when the premise ties the claim's title to its holder (``_ties``);
     ``CONFLICTS`` when it does not and it gives that title to another name, or, for an
@@ -502,6 +528,8 @@ def _title_verdict(claim: Frame, premise: Sequence[Frame], words: Collection[str
         _same_title(claim, p) or (not p.title and _acts(claim.verb, p.verb)))]
     if any(_other_name(holder, p.agent) for p in holders):
         return CONFLICTS  # the title is someone else's
+    if any(_titled_other(claim, arg) for p in premise for arg in (p.agent, p.patient)):
+        return CONFLICTS  # "Managing Director Priya Raman joined" for Shen Tong
     if holders or claim.oblique("of") is None:
         return None  # held by someone the premise does not name here ("she", "a chef")
     if not any(arg is not None and holder.same(arg)

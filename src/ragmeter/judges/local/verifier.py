@@ -29,6 +29,7 @@ from ragmeter.text import caches, nlp, quantities
 from ragmeter.text.nlp import Analysis, LocalModelUnavailable, Sentence
 from ragmeter.text.normalise import same_word as _same_word
 from ragmeter.judges.local.alignment import Alignment
+from ragmeter.judges.local.comparisons import comparison, ordering_first
 from ragmeter.judges.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.text import syntax
 from ragmeter.judges.local.polarity import polarity_conflict
@@ -646,12 +647,18 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
     negation = _negation_agrees(claim, premise.sentences[best])
     if negation == 0.0 and not _denial_confirmed(claim.text, premise.sentences[best].text):
         negation = 1.0
+    values = _values(claim, premise.analysis, evidence,
+                     [lex for lex, m in zip(premise.each, match) if m >= RIVAL * match[best]])
+    # "Hinder was formed earlier than Alice in Chains": the years the premise gives each
+    # decide it, as a figure check (``comparisons``); its words supported it either way
+    compared = comparison(claim.text, [s.text for s in premise.analysis.sentences])
+    if compared is not None:
+        values = min(values, compared)
     return Alignment(
         coverage=coverage,
         pairs=_pair_coverage(content, premise.windows),
         entities=entities,
-        values=_values(claim, premise.analysis, evidence,
-                       [lex for lex, m in zip(premise.each, match) if m >= RIVAL * match[best]]),
+        values=values,
         negation=negation,
         similarity=float(max(0.0, sims[best])) if sims is not None else None,
         anchored=_anchored(claim, ents, evidence,
@@ -776,10 +783,11 @@ def _denial_confirmed(claim: str, evidence: str) -> bool:
 def _figures(claim: Analysis) -> list[str]:
     """The claim's numbers, once each, but for a numeral that stands for things already
     named ("when the two are aligned": ``quantities.referring_numbers``) and the "first"
-    of "when they first reached" (``quantities.adverbial_first``), which are no figures
-    for the premise to state."""
+    of "when they first reached" (``quantities.adverbial_first``) or of "formed first,
+    before Hinder" (``comparisons.ordering_first``), which are no figures for the premise
+    to state."""
     referring = set(quantities.referring_numbers(claim.text))
-    if quantities.adverbial_first(claim.text):
+    if quantities.adverbial_first(claim.text) or ordering_first(claim.text):
         referring.add("1")
     return [n for n in dict.fromkeys(claim.numbers) if n not in referring]
 
