@@ -13,8 +13,9 @@ the other signals read), and that sentence's first figure of the comparison's ki
 value: a year for time ("earlier", "before", "older", "first, before"), else a quantity of
 one kind in both (``quantities``: a length for "longer", a count for "more"). The
 comparison holds (1) when the values are ordered as the comparative says, fails (0) when
-they are not, and fails too when the premise does not give both values: a comparison the
-passages cannot decide is not supported by them. Not a comparison of two names: None.
+they are not, and, for time, fails too when the premise does not give both years: a
+comparison the passages cannot decide is not supported by them (a missing magnitude is
+left to the other signals: passages state those comparisons in words). Not a comparison of two names: None.
 
 The other compared thing may be only in the question ("Which band was formed earlier,
 Hinder or Alice in Chains?" answered "Hinder was formed earlier."): the claim extractor
@@ -135,11 +136,18 @@ def comparison(claim: str, sentences: Sequence[str]) -> float | None:
     if any(_names(s, mine) and _names(s, theirs) for s in sentences):
         return None
     kind = "years" if word in _TIME else None
+    # a year missing fails a comparison of time (a passage dates what it founds); a missing
+    # magnitude leaves it to the other signals: measured on the support pairs, three faithful
+    # claims ("NMC cells hold more energy per kilogram than LFP cells") compare what their
+    # passage states in words in separate sentences ("LFP stores less energy")
+    missing = 0.0 if kind else None
     a = next((v for s in sentences if _names(s, mine) for v in [_value(s, kind)] if v), None)
     if a is None:
-        return 0.0
+        return missing
     b = next((v for s in sentences if _names(s, theirs) for v in [_value(s, a[0])] if v), None)
-    if b is None or a[1] == b[1]:
+    if b is None:
+        return missing
+    if a[1] == b[1]:
         return 0.0
     smaller = a[1] < b[1]
     if word in _TIME:

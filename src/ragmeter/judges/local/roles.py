@@ -382,6 +382,11 @@ def _definite_role(token: "Token") -> bool:
     if token.pos_ not in ("NOUN", "PROPN") or token.lower_ in _NOT_TITLES or any(
             c.lower_ in _NOT_TITLES for c in token.children):
         return False
+    if token.pos_ == "PROPN":
+        # a capitalised title is definite or "its"/"her": "France's Lucien Laurent" is a name
+        # (read as a title, it put a faithful support pair in conflict)
+        return any((c.dep_ == "det" and c.lower_ == "the")
+                   or (c.dep_ == "poss" and c.pos_ == "PRON") for c in token.children)
     return any((c.dep_ == "det" and c.lower_ == "the") or c.dep_ == "poss"
                or (c.dep_ == "prep" and c.lower_ == "of") for c in token.children)
 
