@@ -31,6 +31,8 @@ SUPPORT = [
     # 9 am is the cafe's hour, stated in another sentence than the library's
     ("anchoring", "The library opens at 8 am on weekdays and closes at 6 pm. The cafe on the ground "
      "floor opens at 9 am.", "The library opens at 9 am on weekdays.", 0.1004, 0.1825),
+    ("comparisons", "Hinder is an American rock band formed in 2001 in Oklahoma City. Alice in Chains is an "
+     "American rock band formed in Seattle in 1987.", "Hinder was formed earlier than Alice in Chains.", 0.1264, 0.6682),
     ("premise_pronouns", "Marie Curie moved to Paris in 1891. She studied physics at the Sorbonne. "
      "She later discovered polonium with her husband.",
      "Marie Curie discovered polonium with her husband.", 0.7566, 0.5340),
@@ -81,6 +83,15 @@ def test_switching_a_support_family_off_removes_its_effect_and_back_on_restores_
     after = _support(verifier, premise, claim)
     assert (round(before, 4), round(without, 4)) == (on, off)
     assert after == before
+
+
+def test_comparisons_off_leaves_a_bare_comparative_as_it_is(minilm):
+    from ragmeter.judges.local.claims import extract_claims
+
+    question = "Which band was formed earlier, Hinder or Alice in Chains?"
+    assert extract_claims(["Hinder was formed earlier."], [question]) == [["Hinder was formed earlier than Alice in Chains."]]
+    with families_off("comparisons"):
+        assert extract_claims(["Hinder was formed earlier."], [question]) == [["Hinder was formed earlier."]]
 
 
 def test_claim_pronouns_hedges_and_noncommittal(minilm):

@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from ragmeter.text import nlp as _nlp
 from ragmeter.judges.local.families import enabled
+from ragmeter.judges.local.comparisons import COMPARING
 from ragmeter.judges.local.hedges import noncommittal, piece_kind
 from ragmeter.text.nlp import VALUE_LABELS, parse
 
@@ -881,9 +882,51 @@ def extract_claims(texts: Sequence[str],
     qs = list(questions) if questions is not None else [None] * len(texts)
     flags = noncommittal(list(texts), qs)
     out: list[list[str]] = []
-    for clauses, p in zip(clauses_of(texts, qs), flags):
+    for clauses, p, question in zip(clauses_of(texts, qs), flags, qs):
         if p >= 0.5:
             out.append([])
             continue
-        out.append(list(dict.fromkeys(c.text for c in clauses if c.kind == "claim")))
+        out.append(list(dict.fromkeys(_compared_with(c.text, question)
+                                      for c in clauses if c.kind == "claim")))
     return out
+
+
+_ALTERNATIVES = re.compile(r"[,:]\s*(?P<a>[^,:;?]+?)\s+or\s+(?P<b>[^,:;?]+?)\s*\?\s*$",
+                           re.IGNORECASE)
+_ARTICLE = re.compile(r"^the\s+", re.IGNORECASE)
+_COMPARATIVE = re.compile(r"\b(?P<w>" + "|".join(sorted(COMPARING - {"before", "after"}))
+                          + r")\b(?!\s+than\b)", re.IGNORECASE)
+
+
+def _compared_with(claim: str, question: str | None) -> str:
+    """The claim with the other thing its comparative compares with, when only the question
+    names it: "Hinder was formed earlier." answering "Which band was formed earlier, Hinder
+    or Alice in Chains?" -> "Hinder was formed earlier than Alice in Chains."; "first"
+    becomes "first, before Alice in Chains".
+
+    A claim must be self-contained; without the other band "formed earlier" asserts
+    nothing a passage can check, and word alignment supported it and its reverse alike
+    (``comparisons`` decides the completed claim from the years of each). Only an answer
+    that opens on one of the question's two alternatives ("..., A or B?") and does not
+    name the other is completed."""
+    match = _ALTERNATIVES.search(question or "")
+    if match is None or not enabled("comparisons"):
+        return claim
+    options = (match["a"].strip(), match["b"].strip())
+    for mine, other in (options, options[::-1]):
+        if (not re.match(r"(?:the\s+)?" + re.escape(_ARTICLE.sub("", mine)) + r"\b", claim,
+                         re.IGNORECASE)
+                or re.search(r"\b" + re.escape(_ARTICLE.sub("", other)) + r"\b", claim,
+                             re.IGNORECASE)):
+            continue
+        word = _COMPARATIVE.search(claim)
+        if word is None:
+            return claim
+        end = word.end()
+        if word["w"].lower() == "first":
+            tail = claim[end:]
+            added = f", before {other}" + ("" if not tail or tail[0] in _TERMINAL + ",;" else ",")
+        else:
+            added = f" than {other}"
+        return claim[:end] + added + claim[end:]
+    return claim

@@ -58,6 +58,11 @@ FAMILIES: Mapping[str, str] = {
         "claim support: numbers, dates and quantities stated, restated in other forms, "
         "contradicted or bounded the other way; off, figures always agree "
         "(verifier._values, and the figures of verifier._anchored)"),
+    "comparisons": (
+        "claim support: a claim comparing two names ('formed earlier than', 'larger than') is "
+        "decided by the year or quantity the premise gives each; the claim extractor completes "
+        "a bare comparative from the question's two alternatives (comparisons.comparison, "
+        "claims._compared_with)"),
     "anchoring": (
         "claim support: a claim's names and figures stated in its own evidence sentence (or "
         "the sentence of a merged fact), not only somewhere in the premise (verifier._anchored)"),

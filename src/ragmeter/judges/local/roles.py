@@ -73,6 +73,18 @@ proximity version had before it: a paraphrase that rewords the figure's own word
 keeping a word its neighbour's part has reads as a swap. It lives in the history of the
 ``roles2`` branch (commit 13d951a).
 
+A *title frame* (``title_frames``) says who holds which office: "The Managing Director of
+FoodFutureCo is Shen Tong", "Priya Raman, the Managing Director", "serves as managing
+director". A claim's title agrees where the premise ties it to the same holder (a title
+frame, a verb whose doer the title names: "founded by Shen Tong" for "the founder", or one
+argument carrying title and name: "Managing Director Priya Raman joined"); it conflicts
+where the premise gives it to another name, or, for an office of a named organisation,
+names the holder while never naming the office. Word alignment could not see it: both
+names and the title's words were in "FoodFutureCo was founded by Shen Tong. Its Managing
+Director is Priya Raman", and "The Managing Director of FoodFutureCo is Shen Tong" scored
+0.76. Measured on the hand-written support pairs (development): AUROC 0.772 -> 0.775,
+wrong-entity and swapped-role claims lower, no faithful claim newly in conflict.
+
 Anything else is unknown: most claims, which is what keeps this check from hurting
 paraphrase. Pure functions of parsed text; the parse is ``syntax.parse`` (cached).
 """
@@ -80,7 +92,7 @@ paraphrase. Pure functions of parsed text; the parse is ``syntax.parse`` (cached
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Collection, Iterable, Sequence
 
 from ragmeter.text.normalise import same_word
 from ragmeter.judges.local.families import enabled
@@ -141,7 +153,11 @@ class Frame:
     obliques: tuple[tuple[str, Argument], ...] = ()
     """Fillers of the roles a preposition marks, by preposition: "with" (who shares it:
     "shared the prize with Pierre Curie"), "against" (who it is aimed at: "a claim against
-    the landlord"), "to" (who receives it: "showed the photograph to Watson", "pay them")."""
+    the landlord"), "to" (who receives it: "showed the photograph to Watson", "pay them");
+    in a title frame, "of": whose title it is ("the Managing Director of FoodFutureCo")."""
+    title: bool = False
+    """A title frame (``title_frames``): ``verb`` is the title's head noun ("director"),
+    ``agent`` its holder (None for a pronoun or a common noun: someone unknown)."""
 
     def oblique(self, preposition: str) -> Argument | None:
         return next((a for p, a in self.obliques if p == preposition), None)
@@ -333,14 +349,205 @@ def _negated(verb: "Token", patient: "Token | None") -> bool:
 
 
 def frames(span: "Span | Iterable[Token]") -> list[Frame]:
-    """The frames of a parsed text: one per verb that has an agent or a patient."""
+    """The frames of a parsed text: one per verb that has an agent or a patient, then its
+    title frames (``title_frames``)."""
+    tokens = list(span)
     out: list[Frame] = []
-    for token in span:
+    for token in tokens:
         if token.pos_ == "VERB":
             frame = _frame(token)
             if frame is not None:
                 out.append(frame)
+    return out + title_frames(tokens)
+
+
+# --- titles: who holds which office ------------------------------------------------------
+
+
+_NOT_TITLES = frozenset({"one", "same", "ones"})
+"""Heads and modifiers of a definite noun that say no office: "the one nearest the Sun",
+"the same size as Earth" (both read as titles on the support pairs)."""
+
+
+def _bare_name(token: "Token") -> bool:
+    """A proper noun with no determiner or possessor: a name ("Shen Tong"), not a title
+    ("the Managing Director", capitalised and so a proper noun to the tagger too)."""
+    return token.pos_ == "PROPN" and not any(
+        c.dep_ in ("det", "poss") for c in token.children)
+
+
+def _definite_role(token: "Token") -> bool:
+    """A noun that names one office: definite ("the founder"), possessed ("its managing
+    director", "FoodFutureCo's chair") or of something ("managing director of X"). "A
+    physicist" names a class, not an office: no title frame."""
+    if token.pos_ not in ("NOUN", "PROPN") or token.lower_ in _NOT_TITLES or any(
+            c.lower_ in _NOT_TITLES for c in token.children):
+        return False
+    if token.pos_ == "PROPN":
+        # a capitalised title is definite or "its"/"her": "France's Lucien Laurent" is a name
+        # (read as a title, it put a faithful support pair in conflict)
+        return any((c.dep_ == "det" and c.lower_ == "the")
+                   or (c.dep_ == "poss" and c.pos_ == "PRON") for c in token.children)
+    return any((c.dep_ == "det" and c.lower_ == "the") or c.dep_ == "poss"
+               or (c.dep_ == "prep" and c.lower_ == "of") for c in token.children)
+
+
+def _holder(token: "Token") -> Argument | None:
+    """The holder of a title: the name's own words (not its apposition, which may be the
+    title itself); "he"/"she" read as ``_person_before`` does, else unknown (None)."""
+    if token.lower_ in _PERSONAL:
+        token = _person_before(token) or token
+    if token.pos_ != "PROPN":
+        return None
+    words = tuple(t.lower_ for t in _words(token))
+    return Argument(words, True) if words else None
+
+
+def _title_frame(holder: "Token", role: "Token", negated: bool) -> Frame:
+    whose: Argument | None = None
+    for child in role.children:
+        target = None
+        if child.dep_ == "prep" and child.lower_ == "of":
+            target = next((c for c in child.children if c.dep_ == "pobj"), None)
+        elif child.dep_ == "poss":
+            target = child
+        if target is not None and target.pos_ == "PROPN":
+            whose = Argument(tuple(t.lower_ for t in _words(target)), True)
+    return Frame(role.lemma_.lower(), _holder(holder), None, negated,
+                 (("of", whose),) if whose is not None else (), title=True)
+
+
+def title_frames(tokens: "Sequence[Token]") -> list[Frame]:
+    """Who holds which office, as the text says it: a copula ("The Managing Director of
+    FoodFutureCo is Shen Tong", "Shen Tong is the founder"), an apposition ("Priya Raman,
+    the Managing Director", "its managing director, Priya Raman") or "as" ("serves as
+    managing director"). One side must be a bare name or a "he"/"she", the other a
+    definite role (``_definite_role``; after "as", any noun).
+
+    Why: the title's words and the two names are often all in one passage, and word
+    alignment finds them ("FoodFutureCo was founded by Shen Tong. Its Managing Director is
+    Priya Raman." supported "The Managing Director of FoodFutureCo is Shen Tong" at 0.76).
+    What ties a title to a person is the syntax that says so."""
+    out: list[Frame] = []
+    for token in tokens:
+        pair: "tuple[Token, Token] | None" = None
+        if token.lemma_ == "be" and token.pos_ == "AUX" and token.dep_ != "aux":
+            subject = next((c for c in token.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+            attr = next((c for c in token.children if c.dep_ == "attr"), None)
+            if subject is not None and attr is not None:
+                if (_bare_name(subject) or subject.lower_ in _PERSONAL) and _definite_role(attr):
+                    pair = (subject, attr)
+                elif _bare_name(attr) and _definite_role(subject):
+                    pair = (attr, subject)
+            if pair is not None:
+                out.append(_title_frame(*pair, negated=_negated(token, None)))
+        elif token.dep_ == "appos" and token.head is not token:
+            head = token.head
+            if _bare_name(head) and _definite_role(token):
+                out.append(_title_frame(head, token, negated=False))
+            elif _bare_name(token) and _definite_role(head):
+                out.append(_title_frame(token, head, negated=False))
+        elif token.pos_ == "VERB":
+            subject = _subject(token)
+            for prep in token.children:
+                role = _as_role(prep) if prep.dep_ == "prep" and prep.lower_ == "as" else None
+                if (subject is not None and role is not None and role.pos_ in ("NOUN", "PROPN")
+                        and (_bare_name(subject) or subject.lower_ in _PERSONAL)):
+                    out.append(_title_frame(subject, role, negated=_negated(token, None)))
     return out
+
+
+def _as_role(prep: "Token") -> "Token | None":
+    """The noun after "as": its object, or the object of a gerund the parser put there
+    ("serves as managing director" is read as "as managing [the] director")."""
+    for child in prep.children:
+        if child.dep_ == "pobj":
+            return child
+        if child.dep_ == "pcomp" and child.tag_ == "VBG":
+            return next((c for c in child.children if c.dep_ == "dobj"), None)
+    return None
+
+
+def _same_title(claim: Frame, premise: Frame) -> bool:
+    return premise.title and same_word(claim.verb, premise.verb)
+
+
+def _acts(title: str, verb: str) -> bool:
+    """Whether a title names the doer of a verb: "founder" of "found", "owner" of "own",
+    "creator" of "create", "director" of "direct"."""
+    base = stem(verb)
+    return same_word(title, verb) or title in (base + "er", base + "or", base + "r")
+
+
+def _org_agrees(claim: Frame, theirs: Argument | None) -> bool:
+    return not _other_name(claim.oblique("of"), theirs)
+
+
+def _ties(claim: Frame, premise: Frame) -> bool:
+    """The premise gives the claim's title to the claim's holder: a title frame of the same
+    title and holder ("Its Managing Director is Priya Raman"), a frame whose verb is the
+    title's act with the holder as agent ("founded by Shen Tong" for "the founder"), or an
+    argument that carries the title and the name together ("Managing Director Priya Raman
+    joined")."""
+    holder = claim.agent
+    if holder is None or premise.negated != claim.negated:
+        return False
+    if _same_title(claim, premise):
+        return (premise.agent is not None and holder.same(premise.agent)
+                and _org_agrees(claim, premise.oblique("of")))
+    if not premise.title and _acts(claim.verb, premise.verb):
+        if (premise.agent is not None and holder.same(premise.agent)
+                and _org_agrees(claim, premise.patient)):
+            return True
+    return any(arg is not None and holder.same(arg)
+               and any(same_word(claim.verb, w) for w in arg.words)
+               for arg in (premise.agent, premise.patient))
+
+
+def _titled_other(claim: Frame, arg: Argument | None) -> bool:
+    """A named argument that carries the claim's title with a name the holder does not meet
+    ("Managing Director Priya Raman", where the claim's holder is Shen Tong); the words of
+    the claim's organisation are not a name here ("Director of FoodFutureCo")."""
+    if arg is None or not arg.named or claim.agent is None:
+        return False
+    whose = claim.oblique("of")
+    org = set(whose.words) if whose is not None else set()
+    if not any(same_word(claim.verb, w) for w in arg.words):
+        return False
+    rest = tuple(w for w in arg.words if not same_word(claim.verb, w) and w not in org)
+    return bool(rest) and not claim.agent.same(Argument(rest, True))
+
+
+def _title_verdict(claim: Frame, premise: Sequence[Frame], words: Collection[str]) -> float | None:
+    """``AGREES`` when the premise ties the claim's title to its holder (``_ties``);
+    ``CONFLICTS`` when it does not and it gives that title to another name, or, for an
+    office of a named organisation, names the holder while its ``words`` never name the
+    office ("FoodFutureCo was founded by Shen Tong" for "The Managing Director of
+    FoodFutureCo is Shen Tong"); else None."""
+    holder = claim.agent
+    if holder is None:
+        return None
+    if any(_ties(claim, p) for p in premise):
+        return AGREES
+    holders = [p for p in premise if p.negated == claim.negated and _org_agrees(
+        claim, p.oblique("of") if p.title else p.patient) and (
+        _same_title(claim, p) or (not p.title and _acts(claim.verb, p.verb)))]
+    if any(_other_name(holder, p.agent) for p in holders):
+        return CONFLICTS  # the title is someone else's
+    if any(_titled_other(claim, arg) for p in premise for arg in (p.agent, p.patient)):
+        return CONFLICTS  # "Managing Director Priya Raman joined" for Shen Tong
+    if holders or claim.oblique("of") is None:
+        return None  # held by someone the premise does not name here ("she", "a chef")
+    if not any(arg is not None and holder.same(arg)
+               for p in premise for arg in (p.agent, p.patient, *(a for _, a in p.obliques))):
+        return None
+    # the holder is named, the office nowhere. Measured on the hand-written support pairs:
+    # holding the holder's other roles against the claim whenever no frame gave the title
+    # broke 7 faithful claims whose passage words the title another way ("often called the
+    # First Lady of Song", "similar in size to Earth"), and without "of" an organisation
+    # ("Manchester United, the first Premier League champions" where they "won the first
+    # title") the title word itself may be a paraphrase
+    return None if any(same_word(claim.verb, w) for w in words) else CONFLICTS
 
 
 _READER = ("you",)
@@ -419,18 +626,26 @@ def _conflicts(claim: Frame, premise: Frame) -> bool:
     return _other_name(a, premise.agent) or _other_name(p, premise.patient)
 
 
-def role_agreement(claim: Sequence[Frame], premise: Sequence[Frame]) -> float:
+def role_agreement(claim: Sequence[Frame], premise: Sequence[Frame],
+                   words: Collection[str] = ()) -> float:
     """``AGREES`` (1) when every claim frame that can be checked agrees with a premise frame,
     ``CONFLICTS`` (0) when some claim frame has no agreeing premise frame and a conflicting
-    one (see the module docstring), else ``UNKNOWN`` (0.5)."""
+    one (see the module docstring), else ``UNKNOWN`` (0.5). ``words``: the premise's words
+    (lowercased), where a title frame of the claim looks for its office (``_title_verdict``)."""
     if not enabled("roles"):
         return UNKNOWN
     verdicts: list[float] = []
+    plain = [p for p in premise if not p.title]
     for c in claim:
-        if any(_agrees(c, p) for p in premise):
+        if c.title:
+            verdict = _title_verdict(c, premise, words)
+            if verdict is not None:
+                verdicts.append(verdict)
+            continue
+        if any(_agrees(c, p) for p in plain):
             if c.agent is not None and c.patient is not None:
                 verdicts.append(AGREES)
-        elif any(_conflicts(c, p) for p in premise):
+        elif any(_conflicts(c, p) for p in plain):
             verdicts.append(CONFLICTS)
     if not verdicts:
         return UNKNOWN

@@ -32,6 +32,7 @@ from ragmeter.judges.local.alignment import Alignment
 from ragmeter.judges.local.cross_encoder import CrossEncoderVerifier
 from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.verifier_spec import NLISpec, parse_verifier_spec
+from ragmeter.judges.local.comparisons import comparison, ordering_first
 from ragmeter.judges.local.support import Candidates, SemanticMatcher, stem
 from ragmeter.text import syntax
 from ragmeter.judges.local.polarity import polarity_conflict
@@ -499,6 +500,9 @@ class AlignmentVerifier:
             # by stem: "rings" names what a sentence's "Each ring bends the light" does
             words = {stem(w) for f in claim_frames[claim] for arg in (f.agent, f.patient) if arg
                      for m in arg.members() for w in m.words}
+            # a title's own word: "Its Managing Director is Priya Raman" names no argument
+            # of "The Managing Director of FoodFutureCo is Shen Tong" but holds its title
+            words |= {stem(f.verb) for f in claim_frames[claim] if f.title}
             if not words:
                 continue
             sentences = wanted.setdefault(premise, [])
@@ -514,7 +518,8 @@ class AlignmentVerifier:
             premise, claim = pairs[n]
             if claim_frames[claim] and premise in wanted:
                 found = [f for t in wanted[premise] for f in sentence_frames[t]]
-                out[n] = replace(out[n], roles=role_agreement(claim_frames[claim], found))
+                out[n] = replace(out[n], roles=role_agreement(
+                    claim_frames[claim], found, prepared[premise].whole.words))
         return out
 
     def _read_by_meaning(self, pairs: Sequence[tuple[str, str]], prepared: dict[str, "_Premise"],
@@ -649,12 +654,18 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
     negation = _negation_agrees(claim, premise.sentences[best])
     if negation == 0.0 and not _denial_confirmed(claim.text, premise.sentences[best].text):
         negation = 1.0
+    values = _values(claim, premise.analysis, evidence,
+                     [lex for lex, m in zip(premise.each, match) if m >= RIVAL * match[best]])
+    # "Hinder was formed earlier than Alice in Chains": the years the premise gives each
+    # decide it, as a figure check (``comparisons``); its words supported it either way
+    compared = comparison(claim.text, [s.text for s in premise.analysis.sentences])
+    if compared is not None:
+        values = min(values, compared)
     return Alignment(
         coverage=coverage,
         pairs=_pair_coverage(content, premise.windows),
         entities=entities,
-        values=_values(claim, premise.analysis, evidence,
-                       [lex for lex, m in zip(premise.each, match) if m >= RIVAL * match[best]]),
+        values=values,
         negation=negation,
         similarity=float(max(0.0, sims[best])) if sims is not None else None,
         anchored=_anchored(claim, ents, evidence,
@@ -782,10 +793,11 @@ def _denial_confirmed(claim: str, evidence: str) -> bool:
 def _figures(claim: Analysis) -> list[str]:
     """The claim's numbers, once each, but for a numeral that stands for things already
     named ("when the two are aligned": ``quantities.referring_numbers``) and the "first"
-    of "when they first reached" (``quantities.adverbial_first``), which are no figures
-    for the premise to state."""
+    of "when they first reached" (``quantities.adverbial_first``) or of "formed first,
+    before Hinder" (``comparisons.ordering_first``), which are no figures for the premise
+    to state."""
     referring = set(quantities.referring_numbers(claim.text))
-    if quantities.adverbial_first(claim.text):
+    if quantities.adverbial_first(claim.text) or ordering_first(claim.text):
         referring.add("1")
     return [n for n in dict.fromkeys(claim.numbers) if n not in referring]
 
