@@ -100,7 +100,9 @@ def _compared(claim: str) -> tuple[list[str], list[str], str] | None:
         if other is None:
             continue
         verb = token.head
-        while verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+        # by index: spaCy builds a new Token object on every ``.head``, so ``is`` never holds
+        # at the root and a verbless clause looped for ever
+        while verb.pos_ not in ("VERB", "AUX") and verb.head.i != verb.i:
             verb = verb.head
         subject = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         if subject is None or not _named(subject) or not _named(other):
