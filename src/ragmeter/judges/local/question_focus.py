@@ -206,6 +206,8 @@ def _verb_misread_as_noun(words: list[str], pos: list[str]) -> int:
     if wh < 0 or wh + 3 >= len(words) or words[wh + 1] not in DO_AUXILIARIES:
         return -1
     last = len(words) - 1
+    if {"VERB", "AUX"} & set(pos[wh + 2 : last]):
+        return -1  # the clause has its verb: "Why do we have leap *years*?" ends on its object
     # the word before may be a name the tagger read as an adjective ("the Titanic")
     return last if pos[last] == "NOUN" and pos[last - 1] in ("NOUN", "PROPN", "ADJ") else -1
 
@@ -254,7 +256,10 @@ def question_focus(question: str) -> QuestionFocus:
         phrases.append(tuple(words[j] for j in run))
     acronyms = frozenset(words[i] for i in kept if 2 <= len(tokens[i].text) <= 5 and tokens[i].text.isupper()
                          and tokens[i].text.isalpha())
-    misread = _verb_misread_as_noun(words, pos)
+    # only where a cause is asked, which explains that happening: for "When did the Mary Rose
+    # sink?" the repaired verb, no longer a name, was credited to a date of its raising said in
+    # other words, and a ctxrel-4 pair was lost
+    misread = _verb_misread_as_noun(words, pos) if kind == "reason" else -1
     if misread >= 0:
         pos[misread] = "VERB"
         if pos[misread - 1] == "ADJ" and tokens[misread - 1].text[:1].isupper():
