@@ -384,11 +384,12 @@ def test_coherence_topic_jump_needs_an_encoder(encoder: _Normalised) -> None:
     assert verdict is False and "topic jump" in reason and confidence >= 0.75
 
 
-def test_elliptical_answer_ranks_between_full_and_topical(encoder: _Normalised) -> None:
+def test_elliptical_answer_ranks_with_the_full_one_above_topical(encoder: _Normalised) -> None:
+    # a one-phrase answer of the sure type to a one-part question is its whole answer
     full, bare, topical, wrong = _coverage(
         encoder, "When was Einstein born?",
         "Einstein was born in 1879.", "1879.", "Einstein was born in Germany.", "Bananas.")
-    assert full > bare > topical > wrong
+    assert min(full, bare) >= 0.8 > topical > wrong
 
 
 def test_empty_batches(encoder: _Normalised) -> None:

@@ -51,7 +51,9 @@ should I *water* tomatoes", "does the company *pay* for exams"), and a same-topi
 often holds a value of the right kind about another predicate ("remounted in 2015", "fed
 once a week") or none ("lists the exams"). So the sentences of the expected kind count
 only where they say the predicate, spelled or by a word whose MiniLM vector in context is
-its counterpart (``predicate_words``, on the claim verifier's scale); for a yes/no or open
+its counterpart (``predicate_words``, on the claim verifier's scale; said so, it also counts
+as the focus word present: "The Seine flows through Paris" for "what river runs through
+Paris"); for a yes/no or open
 question, which expects no kind, a chunk must say it somewhere. "How do I V" questions are
 left out (steps say what to do, not V), and so is the scorer without the encoder (spelling
 alone cannot tell a predicate said otherwise).
@@ -508,7 +510,8 @@ def explanations(sentences: Sequence[str], focus_terms: Sequence[str], predicate
     making chlorophyll"), "happens when" / "occurs when", "so that", "in order to", a verb
     of origin before "from" / "by" ("comes from", "brought on by"), a passive's agent
     ("scattered by air molecules"), "by" with a gerund ("by cutting the number of shares, it
-    lifts earnings per share"), ", so" before the question's ``predicate`` (or, with none,
+    lifts earnings per share") and "after" with one ("the Titanic sank after striking an
+    iceberg": the event that brought it about), ", so" before the question's ``predicate`` (or, with none,
     a focus word: "..., so blue light reaches our eyes from every direction of the sky"), or
     a verb of the focus followed by a purpose "to V" ("Cats purr to signal contentment")."""
     out = set()
@@ -523,7 +526,7 @@ def explanations(sentences: Sequence[str], focus_terms: Sequence[str], predicate
         # with a gerund gives the means, how it comes about
         if any(b.lower_ in ("from", "by") and (a.lemma_.lower() in CAUSAL_VERBS or k > 0 and a.lower_ == "on"
                                                  and toks[k - 1].lemma_.lower() in CAUSAL_VERBS)
-               or b.lower_ == "by" and a.tag_ == "VBN" or a.lower_ == "by" and b.tag_ == "VBG"
+               or b.lower_ == "by" and a.tag_ == "VBN" or a.lower_ in ("by", "after") and b.tag_ == "VBG"
                for k, (a, b) in enumerate(zip(toks, toks[1:]))):
             out.add(text)
             continue
@@ -645,7 +648,9 @@ def _said_of(verb: str, after: Sequence[str]) -> bool:
 def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[str],
                  steps: frozenset[str] = frozenset(), counted: frozenset[str] = frozenset()) -> bool:
     """Whether ``sentence`` holds something of the kind ``asks`` expects (``counted``: the
-    passage's words for what a "how many" question counts, see ``measured``).
+    passage's words for what a "how many" question counts, see ``measured``, or for the class
+    a "what N" question asks for an instance of: "Seine" for "what river", which a passage
+    naming the river need not call a river).
 
     Entity labels come from spaCy's recogniser; the other kinds from cue words, because
     what they look for is a construction, not a name."""
@@ -695,7 +700,7 @@ def holds_answer(asks: QuestionFocus, sentence: Sentence, focus_terms: Sequence[
             return any(w in COLOUR_WORDS for w in words)
         if asks.head in GROUP_HEADS:
             return bool(labels & set(GROUP_HEADS[asks.head]))
-        return any(_matches(asks.head, w) for w in words)
+        return any(_matches(asks.head, w) or w in counted for w in words)
     return True
 
 
@@ -781,6 +786,8 @@ class ChunkRelevanceScorer:
             evidence, best, typed = 0.0, "", False
             counted = (self._counted_as(question, passage_text, asks.measure)
                        if asks.kind == "number" and asks.measure and asks.measure not in DIMENSIONS.values()
+                       else self._counted_as(question, passage_text, asks.head)
+                       if asks.kind == "category" and asks.head not in (*GROUP_HEADS, "color", "colour")
                        else frozenset())
             answering = [i for i, s in enumerate(sentences) if holds_answer(asks, s, focus, steps, counted)
                          or i == 0 and asks.kind == "definition" and defines_unnamed(sentences)]
@@ -799,8 +806,12 @@ class ChunkRelevanceScorer:
                                                            focus, meant_words)]
                 unsaid = asks.predicate if answering and not saying else ""
                 answering = saying
+                # the predicate said by its counterpart is the focus word said: "The Seine flows
+                # through Paris" says what "runs through Paris" asks (flows/runs 0.48 in context)
+                said = (frozenset((asks.predicate,)) if asks.predicate in focus
+                        and any(states(asks.predicate, x, meant_words) for x in sentences) else frozenset())
             else:
-                unsaid = ""
+                unsaid, said = "", frozenset()
             # names the chunk stands for without spelling them, only where it holds an answer of
             # the kind asked for: a question with no answer type has nothing to anchor them
             # ("The free plan includes 5 GB" is not about Pixelry's plan for that reason alone)
@@ -808,7 +819,8 @@ class ChunkRelevanceScorer:
                        else frozenset())
             if answering and not unnamed and asks.kind not in UNTYPED:
                 unnamed = self._carried(question, passage_text, asks, sentences, weights)
-            presence = _share(focus, weights, sentences, asks, unnamed=unnamed)
+            otherwise = unnamed | said  # focus words the chunk stands for or says without spelling them
+            presence = _share(focus, weights, sentences, asks, unnamed=otherwise)
             # focus said in other words, read only in sentences holding the expected answer:
             # "Sunlight ... arrives roughly 8 minutes" is about light reaching the Earth
             meant = [0.0] * len(sentences)
@@ -825,12 +837,12 @@ class ChunkRelevanceScorer:
                 typed = True
                 # the focus may be named in the sentence before ("Ackley, Iowa. It is a city in...")
                 window = sentences[max(0, i - 1) : i + 1]
-                about = _share(focus, weights, window, asks, meant[i], common, unnamed)
+                about = _share(focus, weights, window, asks, meant[i], common, otherwise)
                 if about > evidence:
                     evidence, best = about, s.text
-            spelled = _share(focus, weights, sentences, asks) if unnamed else presence
+            spelled = _share(focus, weights, sentences, asks) if otherwise else presence
             if any(meant):
-                presence = max(presence, max(_share(focus, weights, sentences, asks, meant[i], common, unnamed)
+                presence = max(presence, max(_share(focus, weights, sentences, asks, meant[i], common, otherwise)
                                              for i in answering))
             out.append(ChunkSignals(
                 coverage=best_sentence_coverage(terms, passage),
@@ -879,7 +891,8 @@ class ChunkRelevanceScorer:
         return frozenset(out)
 
     def _counted_as(self, question: str, passage: str, noun: str) -> frozenset[str]:
-        """The passage's word for what a "how many" question counts, when it says it otherwise:
+        """The passage's word for what a "how many" question counts, or for the class a "what
+        N" question asks for an instance of ("seine" for "what river", 0.44), when it says it otherwise:
         of the words with credit (``predicate_words``), the closest one only, and never a unit.
         Measured on MiniLM's vectors in context: "vessels" for "ships" 0.75, but "fleet" 0.70
         and "sailors" 0.67 come close behind (things of the same field, not the same

@@ -51,11 +51,25 @@ class QuestionPart:
     terms: tuple[str, ...]
     entities: tuple[str, ...]
     numbers: tuple[str, ...]
+    head: str = ""
+    """The class noun a "what/which N" part asks for an instance of ("river" in "What river
+    runs through Paris?"), "" otherwise."""
 
 
 def _is_wh(t: "Token") -> bool:
     """A question word ("that" is tagged WDT too, as a relative pronoun: not one)."""
     return t.lower_ in WH_WORDS
+
+
+def _class_noun(toks: "Sequence[Token]") -> str:
+    """The noun right after "what"/"which" ("what *river*", "which *city*"), as a lemma, else ""."""
+    for k, t in enumerate(toks):
+        if _is_wh(t):
+            nxt = toks[k + 1] if k + 1 < len(toks) else None
+            if t.lower_ in ("what", "which") and nxt is not None and nxt.pos_ == "NOUN":
+                return nxt.lemma_.lower()
+            return ""
+    return ""
 
 
 def _expected(toks: "Sequence[Token]") -> str | None:
@@ -218,6 +232,7 @@ def _part_of(piece: "Piece", toks: "list[Token]") -> QuestionPart:
         terms=tuple(dict.fromkeys(w for w in terms if w)),
         entities=tuple(dict.fromkeys(e for e in entities if e)),
         numbers=tuple(dict.fromkeys(numbers)),
+        head=_class_noun(toks),
     )
 
 
