@@ -194,3 +194,9 @@ def test_the_environment_variable_is_read_when_the_judge_is_built(verifier, monk
         assert from_environment() == frozenset()
     assert disabled() == frozenset()
     assert _support(verifier, premise, claim) == before
+
+
+def test_the_ablation_benchmark_knows_what_every_family_touches():
+    from bench_modules import bench_module
+
+    assert set(bench_module("ablation").TOUCHES) == set(FAMILIES)
