@@ -76,18 +76,24 @@ def _answers(scored):
 
 
 def test_a_one_phrase_answer_of_the_expected_kind_addresses_the_question_as_the_sentence_does(scored):
-    for question, full, phrase, wrong, refusals in _answers(scored):
+    answers = list(_answers(scored))
+    assert len(answers) == len(SHORT) >= 4
+    for question, full, phrase, wrong, refusals in answers:
         assert phrase >= 0.8 and full >= 0.8, (question, phrase, full)
         assert abs(phrase - full) <= 0.1, (question, phrase, full)
 
 
 def test_a_bare_phrase_of_another_kind_does_not_address_it(scored):
-    for question, full, phrase, wrong, refusals in _answers(scored):
+    answers = list(_answers(scored))
+    assert sum(len(wrong) for _, _, _, wrong, _ in answers) == 2 * len(SHORT)
+    for question, full, phrase, wrong, refusals in answers:
         assert all(w <= 0.05 for w in wrong), (question, wrong)
 
 
 def test_a_refusal_addresses_nothing_and_never_outscores_an_answer(scored):
-    for question, full, phrase, wrong, refusals in _answers(scored):
+    answers = list(_answers(scored))
+    assert [len(refusals) for *_, refusals in answers] == [len(REFUSALS)] * len(SHORT)
+    for question, full, phrase, wrong, refusals in answers:
         assert refusals == [0.0, 0.0], (question, refusals)
         assert all(r < min(full, phrase) for r in refusals)
 
