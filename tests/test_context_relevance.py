@@ -187,14 +187,19 @@ def test_question_focus_names_the_expected_answer_and_the_topic(question, kind, 
 
 
 def test_cascade_sends_only_the_uncertain_chunk_to_the_llm(server):
-    question, _, bad = HARD_NEGATIVES[1]  # the negative's local relevance is 0.31: calibrated 0.63
-    unrelated = "The recipe calls for two eggs, a cup of flour and a pinch of salt."  # relevance 0: calibrated 0.30
+    from ragmeter.judges.local.calibration import CHUNK_RELEVANCE, calibrations
+
+    question, _, bad = HARD_NEGATIVES[1]  # the negative's local relevance is 0.31
+    unrelated = "The recipe calls for two eggs, a cup of flour and a pinch of salt."  # relevance 0
+    calibration = calibrations("alignment")[CHUNK_RELEVANCE]
+    sure_no, unsure = calibration.probability([0.0, 0.31])
+    assert sure_no < unsure  # the band below is set between the two calibrated probabilities
     result = evaluate([{"question": question, "contexts": [unrelated, bad]}], ["context_relevance"],
-                      judge=f"local+openai:mock-judge@{server.base_url}", judge_options={"band": (0.31, 0.8)},
-                      show_progress=False, journal=False)
+                      judge=f"local+openai:mock-judge@{server.base_url}",
+                      judge_options={"band": (sure_no + 0.001, 0.99)}, show_progress=False, journal=False)
     chunks = result.samples[0].scores["context_relevance"].verdicts["chunks"]
     assert chunks[0]["reason"].startswith("local relevance")  # sure: kept local
-    assert chunks[0]["reason"].endswith("P(yes) 0.30 calibrated")
+    assert chunks[0]["reason"].endswith(f"P(yes) {sure_no:.2f} calibrated")
     assert chunks[1] == {"rank": 2, "relevance": 1.0, "relevant": True, "reason": "holds 75% of the question's words"}
     calls = server.calls("/chat/completions")
     assert len(calls) == 1
