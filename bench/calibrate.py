@@ -109,51 +109,54 @@ def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def support_raw() -> dict[str, tuple[list[float], list[int]]]:
-    """{"development"|"blind": (raw support probabilities, labels)} on the hand-written pairs."""
+Split = dict[str, dict[str, list]]
+"""{"development"|"blind": {"raw": [score], "labels": [1/0], "texts": [(first, second)]}}: one
+entry per judgement, the texts it read (premise and claim, question and passage, question and
+answer) kept for the baselines that read them too (``risk_coverage.py``)."""
+
+
+def support_raw() -> Split:
+    """The hand-written (premise, claim) pairs: the default verifier's support probability."""
     from ragmeter.judges.local import get_verifier
 
     rows = _rows("support_pairs.jsonl")
-    raw = get_verifier("alignment").support([(r["premise"], r["claim"]) for r in rows])
-    return _split(rows, "support_pairs.jsonl", lambda r: r.get("set"), list(raw), [int(r["label"]) for r in rows])
+    texts = [(r["premise"], r["claim"]) for r in rows]
+    raw = get_verifier("alignment").support(texts)
+    return _split("support_pairs.jsonl", [r.get("set") for r in rows], raw, [int(r["label"]) for r in rows], texts)
 
 
-def chunk_relevance_raw() -> dict[str, tuple[list[float], list[int]]]:
-    """{"development"|"blind": (raw chunk relevance, labels)}: each pair's two passages."""
+def chunk_relevance_raw() -> Split:
+    """Each pair's two passages: ``ChunkRelevanceScorer``'s relevance (relevant 1, negative 0)."""
     from ragmeter.judges.local import LocalModels
 
     rows = _rows("context_relevance_pairs.jsonl")
     scorer = LocalModels().model("chunk_relevance")
-    raw, labels, parts = [], [], []
-    for r in rows:
-        judged = scorer.relevance(r["question"], [r["relevant"], r["negative"]])
-        raw += [float(j.relevance) for j in judged]
-        labels += [1, 0]
-        parts += [r.get("set"), r.get("set")]
-    return _split(parts, "context_relevance_pairs.jsonl", lambda part: part, raw, labels)
+    raw = [float(j.relevance) for r in rows for j in scorer.relevance(r["question"], [r["relevant"], r["negative"]])]
+    texts = [(r["question"], r[side]) for r in rows for side in ("relevant", "negative")]
+    parts = [r.get("set") for r in rows for _ in (0, 1)]
+    return _split("context_relevance_pairs.jsonl", parts, raw, [1, 0] * len(rows), texts)
 
 
-def addressing_raw() -> dict[str, tuple[list[float], list[int]]]:
-    """{"development"|"blind": (question coverage, addresses 1/0)}: each triple's two answers."""
+def addressing_raw() -> Split:
+    """Each triple's two answers: question coverage (addresses the question 1/0)."""
     from ragmeter.judges.local import LocalModels, question_coverage
 
     rows = _rows("answer_relevancy_triples.jsonl")
-    questions = [r["question"] for r in rows for _ in (0, 1)]
-    answers = [a for r in rows for a in (r["complete"], r["poorer"])]
-    covered = question_coverage(questions, answers, LocalModels().model("encoder"))
-    raw = [float(c.score) for c in covered]
+    texts = [(r["question"], a) for r in rows for a in (r["complete"], r["poorer"])]
+    covered = question_coverage([q for q, _ in texts], [a for _, a in texts], LocalModels().model("encoder"))
     labels = [y for r in rows for y in (1, ADDRESSING_POORER[r["kind"]])]
     parts = [r.get("half") for r in rows for _ in (0, 1)]
-    return _split(parts, "answer_relevancy_triples.jsonl", lambda part: part, raw, labels)
+    return _split("answer_relevancy_triples.jsonl", parts, [float(c.score) for c in covered], labels, texts)
 
 
-def _split(items: Sequence, data_file: str, part_of, raw: Sequence[float],
-           labels: Sequence[int]) -> dict[str, tuple[list[float], list[int]]]:
-    out: dict[str, tuple[list[float], list[int]]] = {"development": ([], []), "blind": ([], [])}
-    for item, r, y in zip(items, raw, labels):
-        kind = "blind" if is_blind(data_file, part_of(item)) else "development"
-        out[kind][0].append(float(r))
-        out[kind][1].append(int(y))
+def _split(data_file: str, parts: Sequence, raw: Sequence[float], labels: Sequence[int],
+           texts: Sequence[tuple[str, str]]) -> Split:
+    out: Split = {kind: {"raw": [], "labels": [], "texts": []} for kind in ("development", "blind")}
+    for part, r, y, t in zip(parts, raw, labels, texts):
+        kind = out["blind" if is_blind(data_file, part) else "development"]
+        kind["raw"].append(float(r))
+        kind["labels"].append(int(y))
+        kind["texts"].append(t)
     return out
 
 
@@ -170,7 +173,7 @@ def measure(kinds: Sequence[str] = tuple(COLLECT)) -> dict[str, dict]:
     for kind in kinds:
         collect, data = COLLECT[kind]
         split = collect()
-        dev_raw, dev_y = split["development"]
+        dev_raw, dev_y = split["development"]["raw"], split["development"]["labels"]
         knots, values = fit_isotonic(dev_raw, dev_y)
         cal = Calibration(kind, tuple(knots), tuple(values),
                           f"{data}, development part ({len(dev_y)} judgements, {sum(dev_y)} yes)")
@@ -187,7 +190,7 @@ def print_report(report: dict[str, dict], blind: bool = False) -> None:
         cal = r["calibration"]
         print(f"\n### {kind}: fitted on {cal.data}; {len(cal.knots)} knots")
         for data_kind in ("development", "blind") if blind else ("development",):
-            raw, y = r["split"][data_kind]
+            raw, y = r["split"][data_kind]["raw"], r["split"][data_kind]["labels"]
             if not y:
                 continue
             calibrated = cal.probability(raw)

@@ -178,34 +178,6 @@ def _cosines(pairs: Sequence[tuple[str, str]]) -> list[float]:
     return [float(vectors[row[a]] @ vectors[row[b]]) for a, b in pairs]
 
 
-def _texts(kind: str) -> list[tuple[str, str]]:
-    """The (first, second) texts of each judgement of ``kind``, in ``calibrate.COLLECT`` order,
-    for the cosine baseline."""
-    from calibrate import _rows
-
-    if kind == "support":
-        return [(r["premise"], r["claim"]) for r in _rows("support_pairs.jsonl")]
-    if kind == "chunk_relevance":
-        return [(r["question"], r[side]) for r in _rows("context_relevance_pairs.jsonl")
-                for side in ("relevant", "negative")]
-    return [(r["question"], a) for r in _rows("answer_relevancy_triples.jsonl")
-            for a in (r["complete"], r["poorer"])]
-
-
-def _parts(kind: str) -> list[bool]:
-    """Whether each judgement of ``kind`` is blind, in ``calibrate.COLLECT`` order."""
-    from blind import is_blind
-    from calibrate import _rows
-
-    if kind == "support":
-        return [is_blind("support_pairs.jsonl", r.get("set")) for r in _rows("support_pairs.jsonl")]
-    if kind == "chunk_relevance":
-        return [is_blind("context_relevance_pairs.jsonl", r.get("set"))
-                for r in _rows("context_relevance_pairs.jsonl") for _ in (0, 1)]
-    return [is_blind("answer_relevancy_triples.jsonl", r.get("half"))
-            for r in _rows("answer_relevancy_triples.jsonl") for _ in (0, 1)]
-
-
 def collect(kind: str) -> dict[str, dict]:
     """Per data kind: the calibrated probabilities the local judge gives (the shipped
     calibration, ``src/ragmeter/judges/local/calibration.json``, fitted on development data),
@@ -217,15 +189,11 @@ def collect(kind: str) -> dict[str, dict]:
     collect_raw, data = COLLECT[kind]
     split = collect_raw()
     calibration = calibrations("alignment")[kind]
-    blind = _parts(kind)
-    cosines = _cosines(_texts(kind))
     out = {}
-    for data_kind, want in (("development", False), ("blind", True)):
-        raw, labels = split[data_kind]
-        base = [c for c, b in zip(cosines, blind) if b == want]
-        out[data_kind] = {"probs": calibration.probability(raw), "raw": raw, "labels": labels,
-                          "baseline": rank_probabilities(base) if base else [],
-                          "no_value": 0, "data": f"{data}, {data_kind} part ({len(labels)} judgements)"}
+    for data_kind, d in split.items():
+        out[data_kind] = {"probs": calibration.probability(d["raw"]), "raw": d["raw"], "labels": d["labels"],
+                          "baseline": rank_probabilities(_cosines(d["texts"])) if d["texts"] else [],
+                          "no_value": 0, "data": f"{data}, {data_kind} part ({len(d['labels'])} judgements)"}
     return out
 
 
