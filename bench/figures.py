@@ -507,7 +507,9 @@ def differences(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
             lines.append(f"{key}: new ({entry['value']})")
             continue
         a, b = old[key]["value"], entry["value"]
-        if "varies_between_runs" in entry:
+        if a != a or b != b:  # NaN: undefined (a share of nothing kept) both times, or a change
+            ok = a != a and b != b
+        elif "varies_between_runs" in entry:
             ok = b >= a / 2 and b <= 2 * a
         else:
             ok = abs(a - b) <= TOLERANCE

@@ -66,3 +66,13 @@ def test_render_rewrites_the_value_and_keeps_the_marker():
     text = "AUROC 0.700<!-- fig a.b -->, share 40%<!-- fig c.d .0% -->, unknown 1.0<!-- fig x.y -->."
     assert figures.render(text, recorded) == (
         "AUROC 0.853<!-- fig a.b -->, share 50%<!-- fig c.d .0% -->, unknown 1.0<!-- fig x.y -->.")
+
+
+def test_check_counts_an_undefined_figure_undefined_both_times_as_unmoved():
+    from bench_modules import bench_module
+
+    differences = bench_module("figures").differences
+    nan = float("nan")
+    old = {"a": {"value": nan}, "b": {"value": 0.5}, "c": {"value": nan}}
+    new = {"a": {"value": nan}, "b": {"value": nan}, "c": {"value": 0.5}}
+    assert differences(old, new) == ["b: recorded 0.5, measured nan", "c: recorded nan, measured 0.5"]
