@@ -14,26 +14,22 @@ from __future__ import annotations
 BLIND: dict[str, dict[str, str]] = {
     # file under bench/data -> {part: how it was written}
     "rag_dev.jsonl": {
-        "fresh7": ("h151-h170, written 2026-11-27 (ninth session) by a helper who ran no scorer "
-                   "and did not read the scorers' code; twenty domains none of h01-h150 uses"),
+        "fresh8": ("h171-h190, written 2026-11-27 (eleventh session) by a helper who ran no scorer and did not read the scorers' code; new domains, paraphrasing faithful answers, variants "
+                   "of eight kinds (wrong role, reversed comparison, false denial and "
+                   "overgeneralisation among them)"),
     },
     "context_relevance_pairs.jsonl": {
-        "ctxrel-10": ("40 pairs over 16 domains no earlier set uses, written 2026-11-27 by a helper "
-                      "who ran no scorer and did not read the scorers' code; balanced on which "
-                      "passage names the subject and on length"),
+        "ctxrel-11": ("40 pairs over 14 domains no earlier set uses, written 2026-11-27 (eleventh session) by a helper who ran no scorer and did not read the scorers' code; the negative names "
+                      "the subject more in half of them"),
     },
     "support_pairs.jsonl": {
-        "support-blind-1": ("240 (premise, claim) pairs over 30 domains, 4 supported and 4 not per "
-                            "premise (paraphrase, restated figure, summary, inference, true denial, "
-                            "true comparison; wrong role, reversed comparison, wrong figure, "
-                            "negation, false denial, unsupported addition, overgeneralisation), "
-                            "written 2026-11-27 (tenth session) by a helper who ran no scorer "
-                            "and did not read the scorers' code"),
+        "support-blind-2": ("160 (premise, claim) pairs over 20 premises, 4 supported and 4 not "
+                            "per premise, the kinds of support-blind-1, written 2026-11-27 (eleventh session) by a helper who ran no scorer and did not read the scorers' code"),
     },
     "answer_relevancy_triples.jsonl": {
-        "blind-2026-11-27": ("40 triples, 8 per kind (incomplete, evasive, off-point, padded, "
-                             "refusal), 8 one-phrase answers, written 2026-11-27 by a helper who "
-                             "ran no scorer and did not read the scorers' code"),
+        "blind-2026-11-27b": ("40 triples, 8 per kind (incomplete, evasive, off-point, padded "
+                              "with the whole answer kept, refusal), 8 of them one-phrase "
+                              "answers, written 2026-11-27 (eleventh session) by a helper who ran no scorer and did not read the scorers' code"),
     },
 }
 
@@ -42,10 +38,19 @@ RETIRED: dict[str, dict[str, str]] = {
     "rag_dev.jsonl": {
         "fresh5": "2026-11-24, seventh session: the roles2 merge was weighed on it",
         "fresh6": "2026-11-24, eighth session: scored once per tree while routes were chosen",
+        "fresh7": ("2026-11-27, eleventh session: the rule families deleted this session were "
+                   "chosen on the tenth session's blind ablation table"),
     },
     "context_relevance_pairs.jsonl": {
         "ctxrel-8": "2026-11-24: printed beside every round of relevance changes",
         "ctxrel-9": "2026-11-24: printed beside every round of relevance changes",
+        "ctxrel-10": "2026-11-27, eleventh session: the family deletions were chosen on its ablation",
+    },
+    "support_pairs.jsonl": {
+        "support-blind-1": "2026-11-27, eleventh session: the family deletions were chosen on its ablation",
+    },
+    "answer_relevancy_triples.jsonl": {
+        "blind-2026-11-27": "2026-11-27, eleventh session: the family deletions were chosen on its ablation",
     },
 }
 

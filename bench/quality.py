@@ -493,8 +493,10 @@ def print_own_pairs(r: dict) -> None:
                          "every later round"),
             "ctxrel-9": ("written blind in the seventh session, balanced on which passage "
                          "names the subject; printed beside every later round"),
-            "ctxrel-10": ("BLIND: written 2026-11-27 by a helper who ran no scorer, 16 new domains, "
-                          "balanced as ctxrel-9")}[r["set"]]
+            "ctxrel-10": ("written blind 2026-11-27 by a helper who ran no scorer, 16 new domains, "
+                          "balanced as ctxrel-9; the family deletions were chosen on it"),
+            "ctxrel-11": ("BLIND: written 2026-11-27 (eleventh session) by a helper who ran no "
+                          "scorer, 14 new domains")}[r["set"]]
     print(f"\nOwn context-relevance pairs, {r['set']} (bench/data, {when}): {r['pairs']} pairs")
     print(f"{'score':58} {'pairwise accuracy':>17}")
     print(f"{'ChunkRelevanceScorer (local context_relevance)':58} {_fmt(r['context_relevance']):>17}"
@@ -693,7 +695,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from blind import is_blind
 
         sets = [None, "ctxrel-2", "ctxrel-3", "ctxrel-4", "ctxrel-5", "ctxrel-6", "ctxrel-7",
-                "ctxrel-8", "ctxrel-9", "ctxrel-10"]
+                "ctxrel-8", "ctxrel-9", "ctxrel-10", "ctxrel-11"]
         for blind in (False, True):
             print("\n=== " + ("BLIND (written by someone who has not read the scorers; never used to choose)"
                               if blind else "DEVELOPMENT (tuned on, or read while tuning)") + " ===")

@@ -63,8 +63,12 @@ DATA = HERE / "data" / "rag_dev.jsonl"
 
 
 KINDS = ("wrong_number", "wrong_date", "wrong_entity", "swapped_roles", "negation", "antonym",
-         "unsupported_addition", "partial")
-SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+         "unsupported_addition", "partial",
+         # from fresh8 on: a person or body named in the context in another role, a comparison
+         # turned round, "there was no X" where there was, a claim made broader than its source
+         "wrong_role", "reversed_comparison", "denial_false", "overgeneralisation")
+SPLITS = ("dev", "heldout", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
+          "fresh8")
 TITLES = {
     "dev": "development part (seen while building the verifier)",
     "heldout": ("held-out part (h01-h30, written after the head's weights were set; its misses "
@@ -86,6 +90,9 @@ TITLES = {
                "helper who ran no scorer and did not read the scorers' code; no scorer had been "
                "run on it when it was written)"),
     "fresh7": ("seventh fresh part (h151-h170, written blind on 2026-11-27, ninth session, by a "
+               "helper who ran no scorer and did not read the scorers' code; retired on "
+               "2026-11-27: the rule families deleted then were chosen on it)"),
+    "fresh8": ("eighth fresh part (h171-h190, written blind on 2026-11-27, eleventh session, by a "
                "helper who ran no scorer and did not read the scorers' code; BLIND: see bench/blind.py)"),
 }
 

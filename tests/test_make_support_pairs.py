@@ -234,10 +234,13 @@ def test_hand_pairs_are_valid():
     for r in rows:
         where = f"{HAND.name}: {r.get('id')}"
         assert r["label"] in (0, 1), where
-        if is_blind(HAND.name, r.get("set")):  # the blind part: its own writer, its own kinds
+        if r.get("set"):  # the parts written blind: their own writers, their own kinds
             assert set(r) == {"id", "premise", "claim", "label", "kind", "source", "set"}, where
-            assert r["source"] == "blind-support-1" and r["kind"] in blind_kinds[r["label"]], where
+            assert (r["set"], r["source"]) in {("support-blind-1", "blind-support-1"),
+                                               ("support-blind-2", "blind-support-2")}, where
+            assert r["kind"] in blind_kinds[r["label"]], where
             continue
+        assert not is_blind(HAND.name, r.get("set")), where
         assert set(r) == {"id", "premise", "claim", "label", "kind", "source"}, where
         assert r["source"] == "hand", where
         assert r["kind"] in (POSITIVE if r["label"] == 1 else NEGATIVE), where
