@@ -145,7 +145,7 @@ def _predicates_of(token: "Token") -> list["Token"]:
     """The words a denial of ``token`` is about: the verb an auxiliary serves ("are not
     walled off"); a copula's complement ("was not a physicist", "did not become cheaper");
     what "have" has ("do not have their own DNA"); else the token itself."""
-    if token.pos_ == "AUX" and token.dep_ in ("aux", "auxpass") and token.head is not token:
+    if token.pos_ == "AUX" and token.dep_ in ("aux", "auxpass") and token.head != token:
         token = token.head
     complements = [c for c in token.children if c.dep_ in ("attr", "acomp")]
     if _lemma(token) == "have":
@@ -190,7 +190,7 @@ def denied(doc: "Doc") -> set[int]:
                     token.head.head):
                 # "no charger is needed", "keeps no version history": the verb is denied too
                 targets.append(token.head.head)
-        elif lower in _NEGATIVE_DEPENDENTS and token.head is not token:
+        elif lower in _NEGATIVE_DEPENDENTS and token.head != token:
             if _requirement(token.head) or _superlative_denial(token):
                 continue
             targets = _predicates_of(token.head)
@@ -225,7 +225,7 @@ def _instruction(token: "Token") -> bool:
         return False
     if token.dep_ == "ROOT":
         return True
-    return token.dep_ in ("conj", "dep") and token.head is not token and _instruction(token.head)
+    return token.dep_ in ("conj", "dep") and token.head != token and _instruction(token.head)
 
 
 def statements(doc: "Doc") -> list[Statement]:
@@ -240,7 +240,7 @@ def statements(doc: "Doc") -> list[Statement]:
         # a word inside a denied clause ("Flash ... are not allowed") is denied with it
         clause = token
         while clause.dep_ not in _CLAUSES and clause.dep_ != "ROOT" and clause.pos_ not in (
-                "VERB", "AUX") and clause.head is not clause:
+                "VERB", "AUX") and clause.head != clause:
             clause = clause.head
         is_denied = token.i in negative or (clause.i in negative and clause is not token)
         head = clause if clause.pos_ in ("VERB", "AUX") else token

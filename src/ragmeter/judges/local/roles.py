@@ -264,7 +264,7 @@ def _roles(verb: "Token", depth: int = 0) -> "tuple[Token | None, Token | None, 
     # the leading city and hosted most of its assemblies": hosted has an object of its own
     # but still Lubeck's subject (before, only a verb with no argument at all inherited it,
     # so "Hamburg hosted most of the Diets" met no agent to conflict with)
-    while agent is None and not passive and head.dep_ == "conj" and head.head is not head:
+    while agent is None and not passive and head.dep_ == "conj" and head.head != head:
         head = head.head
         shared = _subject(head)
         if shared is not None:
@@ -441,7 +441,7 @@ def title_frames(tokens: "Sequence[Token]") -> list[Frame]:
                     pair = (attr, subject)
             if pair is not None:
                 out.append(_title_frame(*pair, negated=_negated(token, None)))
-        elif token.dep_ == "appos" and token.head is not token:
+        elif token.dep_ == "appos" and token.head != token:
             head = token.head
             if _bare_name(head) and _definite_role(token):
                 out.append(_title_frame(head, token, negated=False))
