@@ -88,12 +88,11 @@ _VERIFIER = (SUPPORT, RAG, HALU)
 TOUCHES: dict[str, tuple[str, ...]] = {
     # family -> the figure groups whose judgements it serves (families.FAMILIES says which)
     "support_head": _VERIFIER, "meaning": _VERIFIER, "antonyms": _VERIFIER, "roles": _VERIFIER,
-    "negation": _VERIFIER, "quantities": _VERIFIER, "anchoring": _VERIFIER, "comparisons": _VERIFIER,
-    "premise_pronouns": _VERIFIER,
+    "negation": _VERIFIER, "quantities": _VERIFIER, "comparisons": _VERIFIER,
     # claims of answers (faithfulness) and answer clauses (question coverage)
     "claim_pronouns": (RAG, ANSWER), "hedges": (RAG, ANSWER), "noncommittal": (RAG, ANSWER),
     "question_parts": (ANSWER,),
-    "question_focus": (CTXREL,), "chunk_cosine": (CTXREL,), "lexical_overlap": (CTXREL,),
+    "question_focus": (CTXREL,), "chunk_cosine": (CTXREL,),
 }
 
 

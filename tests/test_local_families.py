@@ -17,25 +17,19 @@ from ragmeter.judges.local.families import ENV, FAMILIES, disabled, enabled, fam
 SUPPORT = [
     # the learned head reads the role check; the hand formula does not
     ("support_head", "William defeated Harold at the Battle of Hastings in 1066.",
-     "Harold defeated William at the Battle of Hastings in 1066.", 0.0884, 0.8808),
+     "Harold defeated William at the Battle of Hastings in 1066.", 0.1089, 0.8808),
     ("meaning", "Autumn leaves change colour because trees stop producing chlorophyll as the days shorten.",
      "Trees cease making chlorophyll in autumn.", 0.6940, 0.1586),
     ("antonyms", "The central bank decided to raise interest rates in March to fight inflation.",
      "The central bank decided to cut interest rates in March to fight inflation.", 0.1735, 0.7068),
     ("roles", "William defeated Harold at the Battle of Hastings in 1066.",
-     "Harold defeated William at the Battle of Hastings in 1066.", 0.0884, 0.6044),
+     "Harold defeated William at the Battle of Hastings in 1066.", 0.1089, 0.6582),
     ("negation", "Mitochondria have their own DNA, separate from the nucleus.",
      "Mitochondria do not have their own DNA.", 0.0221, 0.1648),
     ("quantities", "The Eiffel Tower was completed in 1889 for the World's Fair.",
-     "The Eiffel Tower was completed in 1901 for the World's Fair.", 0.1505, 0.7566),
-    # 9 am is the cafe's hour, stated in another sentence than the library's
-    ("anchoring", "The library opens at 8 am on weekdays and closes at 6 pm. The cafe on the ground "
-     "floor opens at 9 am.", "The library opens at 9 am on weekdays.", 0.1004, 0.1825),
+     "The Eiffel Tower was completed in 1901 for the World's Fair.", 0.1825, 0.7566),
     ("comparisons", "Hinder is an American rock band formed in 2001 in Oklahoma City. Alice in Chains is an "
      "American rock band formed in Seattle in 1987.", "Hinder was formed earlier than Alice in Chains.", 0.1264, 0.6682),
-    ("premise_pronouns", "Marie Curie moved to Paris in 1891. She studied physics at the Sorbonne. "
-     "She later discovered polonium with her husband.",
-     "Marie Curie discovered polonium with her husband.", 0.7566, 0.5340),
 ]
 
 
@@ -64,7 +58,7 @@ def test_every_family_is_documented_and_every_switch_is_tested():
         # what it does, which judgement it serves, where its switch sits ("module.function")
         assert ":" in what and "(" in what and "." in what.rsplit("(", 1)[1], name
     tested = {f for f, *_ in SUPPORT} | {"claim_pronouns", "hedges", "noncommittal", "question_parts",
-                                          "question_focus", "chunk_cosine", "lexical_overlap"}
+                                          "question_focus", "chunk_cosine"}
     assert tested == set(FAMILIES)
 
 
@@ -149,16 +143,17 @@ def test_chunk_relevance_families(encoder):
         return [round(j.relevance, 4) for j in scorer.relevance(question, chunks)]
 
     on = scores()
-    assert on == [0.9809, 0.0]
-    expected = {"question_focus": [0.9925, 0.6462],  # the same-topic chunk is no longer told apart
-                "chunk_cosine": [0.9317, 0.0], "lexical_overlap": [0.9441, 0.0]}
+    assert on == [0.9441, 0.0]
+    expected = {"question_focus": [0.9342, 0.4543],  # the same-topic chunk is no longer told apart
+                "chunk_cosine": [0.8176, 0.0]}
     for family, off in expected.items():
         with families_off(family):
             assert scores() == off, family
     assert scores() == on
     # the finer values move too where rounding hides them
+    fine = scorer.relevance(question, chunks)[1].relevance
     with families_off("chunk_cosine"):
-        assert scorer.relevance(question, chunks)[1].relevance != pytest.approx(6.6133e-06, abs=1e-9)
+        assert scorer.relevance(question, chunks)[1].relevance == pytest.approx(4.8935e-06, abs=1e-9) != fine
 
 
 def test_switches_nest_and_unknown_names_are_refused():

@@ -354,9 +354,7 @@ class Sentence:
     stopwords, no light verbs such as "be"/"have"); ``numbers``: canonical numbers not part of
     a date; ``dates``: normalised dates; ``negations``: negation cues; ``negated``: content
     lemmas in the scope of a negation cue (the next ``NEGATION_SCOPE`` content words, up to a
-    punctuation mark or "but": "Einstein was *not* a *physicist*"); ``lead``: content lemmas
-    of the nouns before the first verb (roughly the subject: "Eiffel Tower" in "The Eiffel
-    Tower, completed in 1889, is..."); ``pronoun_subject``: the sentence opens with a
+    punctuation mark or "but": "Einstein was *not* a *physicist*"); ``pronoun_subject``: the sentence opens with a
     personal pronoun ("It was...", "His father..."), so its subject is named elsewhere;
     ``refers_back``: its subject is named before it or left to the reader
     (``_refers_back``), so a chunk opening on it is about a thing it does not name.
@@ -370,7 +368,6 @@ class Sentence:
     dates: tuple[str, ...]
     negations: tuple[str, ...]
     negated: tuple[str, ...] = ()
-    lead: tuple[str, ...] = ()
     pronoun_subject: bool = False
     refers_back: bool = False
 
@@ -464,10 +461,8 @@ def _sentence_facts(span: "Span") -> Sentence:
     words: list[str] = []
     content: list[str] = []
     numbers: list[str] = []
-    lead: list[str] = []
     negated: list[str] = []
     paired: set[int] = set()
-    in_lead = True
     scope = 0
     tokens = list(span)
     first = next((t for t in tokens if not (t.is_punct or t.is_space)), None)
@@ -511,8 +506,6 @@ def _sentence_facts(span: "Span") -> Sentence:
                     pass
             if value is not None:
                 numbers.append(value)
-        if tok.pos_ in ("VERB", "AUX"):
-            in_lead = False
         if in_date or numeric or tok.is_stop or tok.pos_ not in _KEEP_POS:
             continue  # numbers and dates are compared as values, not as words
         lemma = normalise_text(tok.lemma_ or tok.text)
@@ -523,8 +516,6 @@ def _sentence_facts(span: "Span") -> Sentence:
         if scope:
             negated.append(lemma)
             scope -= 1
-        if in_lead and tok.pos_ in ("PROPN", "NOUN"):
-            lead.append(lemma)
     entities = tuple(
         Entity(ent.text, ent.label_, normalise_entity(ent.text))
         for ent in span.ents
@@ -538,7 +529,6 @@ def _sentence_facts(span: "Span") -> Sentence:
         dates=tuple(date_values),
         negations=tuple(negation_cues(t.text for t in tokens)),
         negated=tuple(negated),
-        lead=tuple(lead),
         pronoun_subject=pronoun_subject,
         refers_back=_refers_back(tokens),
     )

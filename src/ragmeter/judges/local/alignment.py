@@ -30,9 +30,6 @@ class Alignment:
     ``semantic``: the reading by meaning (``support.SemanticMatch``), when it was made.
     ``roles``: who did what to whom, against the premise (``roles.role_agreement``): 1
     agrees, 0 conflicts (swapped roles, another name in the role), 0.5 unknown or not read.
-    ``anchored``: share of the claim's names, numbers and dates stated in its evidence
-    sentence(s), or in the sentence stating the rest of a claim that merges facts, not only
-    somewhere in the premise (``verifier._anchored``).
     """
 
     coverage: float
@@ -43,7 +40,6 @@ class Alignment:
     similarity: float | None = None
     semantic: SemanticMatch | None = None
     roles: float = 0.5
-    anchored: float = 1.0
 
     TRUST_FROM: ClassVar[float] = 0.45
 

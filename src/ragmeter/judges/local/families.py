@@ -57,18 +57,12 @@ FAMILIES: Mapping[str, str] = {
     "quantities": (
         "claim support: numbers, dates and quantities stated, restated in other forms, "
         "contradicted or bounded the other way; off, figures always agree "
-        "(verifier._values, and the figures of verifier._anchored)"),
+        "(verifier._values)"),
     "comparisons": (
         "claim support: a claim comparing two names ('formed earlier than', 'larger than') is "
         "decided by the year or quantity the premise gives each; the claim extractor completes "
         "a bare comparative from the question's two alternatives (comparisons.comparison, "
         "claims._compared_with)"),
-    "anchoring": (
-        "claim support: a claim's names and figures stated in its own evidence sentence (or "
-        "the sentence of a merged fact), not only somewhere in the premise (verifier._anchored)"),
-    "premise_pronouns": (
-        "claim support: a premise sentence opening on a pronoun is read with the subject of the "
-        "sentence before (verifier._resolve_pronouns)"),
     # --- claims of a text (faithfulness and every claim-based metric; answer clauses)
     "claim_pronouns": (
         "claims: a leading pronoun or possessive of a claim is replaced by its referent, from "
@@ -90,16 +84,22 @@ FAMILIES: Mapping[str, str] = {
     "question_focus": (
         "chunk relevance: the question's focus present in the chunk with an answer of the "
         "expected kind beside it (presence, evidence, answer type, predicate, asked); off, "
-        "only the lexical score (chunk_relevance.ChunkRelevanceScorer.combine)"),
+        "only the cosine (chunk_relevance.ChunkRelevanceScorer.combine)"),
     "chunk_cosine": (
-        "chunk relevance: the MiniLM cosine of question and whole chunk in the lexical score "
-        "(relevance.RelevanceScorer.combine)"),
-    "lexical_overlap": (
-        "chunk and sentence relevance: best-sentence coverage and BM25-like focus of the "
-        "question's key terms in the lexical score (relevance.RelevanceScorer.combine)"),
+        "chunk relevance: the MiniLM cosine of question and whole chunk, the score's base "
+        "(chunk_relevance.ChunkRelevanceScorer.combine)"),
 }
 """Every rule family of the local judge: name -> what it does, which judgement it serves and
-where its switch sits."""
+where its switch sits.
+
+Deleted on 2026-11-27 after the blind ablation (bench/HISTORY.md), because switching each off
+moved no blind figure the right way: ``premise_pronouns`` (a premise sentence opening on a
+pronoun read with the previous subject), ``anchoring`` (a claim's names and figures held to
+its own evidence sentence; blind RAG pairwise +0.042 without it) and, in chunk relevance,
+``lexical_overlap`` (best-sentence coverage and BM25 focus; pairwise +0.050 blind, +0.023
+development without it). ``comparisons``, ``hedges`` and ``noncommittal`` moved nothing there
+either, but only because no blind pair holds a comparative, a hedge or a whole refusal; the
+hand cases in the tests, which the metrics' contract requires, need them."""
 
 _LOCK = threading.Lock()
 _SWITCHED: frozenset[str] = frozenset()  # by families_off, nested blocks included

@@ -38,7 +38,6 @@ import numpy as np
 from ragmeter.text import nlp
 from ragmeter.text.nlp import Analysis, Sentence
 from ragmeter.text.normalise import same_word
-from ragmeter.judges.local.families import enabled
 from ragmeter.judges.local.verifier import SentenceEncoder, default_encoder
 
 
@@ -116,9 +115,8 @@ class RelevanceScorer:
     @classmethod
     def combine(cls, cosine: float | None, coverage: float, focus: float) -> float:
         """The logistic combination of the class docstring."""
-        z = (cls.W_COVERAGE * (coverage - cls.COVERAGE_MID)
-             + cls.W_FOCUS * (focus - cls.FOCUS_MID)) if enabled("lexical_overlap") else 0.0
-        if cosine is not None and enabled("chunk_cosine"):
+        z = cls.W_COVERAGE * (coverage - cls.COVERAGE_MID) + cls.W_FOCUS * (focus - cls.FOCUS_MID)
+        if cosine is not None:
             z += cls.W_COSINE * (cosine - cls.COSINE_MID)
         return 1.0 / (1.0 + math.exp(-z))
 

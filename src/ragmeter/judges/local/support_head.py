@@ -36,7 +36,7 @@ WEIGHTS = Path(__file__).with_name("support_head.json")
 FEATURES: tuple[str, ...] = (
     "coverage", "pairs", "entities", "values", "negation", "meaning_coverage",
     "meaning_pairs", "together", "weakest", "no_contrast", "similarity", "read_by_meaning",
-    "role_agrees", "no_role_conflict", "anchored",
+    "role_agrees", "no_role_conflict",
 )
 """The signals the head reads, in order (see ``features``)."""
 
@@ -56,8 +56,7 @@ def features(a: Alignment) -> list[float]:
     nothing); its meaning signals are those of a perfect reading (all 1).
     ``role_agrees`` / ``no_role_conflict``: the role check (``roles``) found the claim's
     agent and patient in the same roles in the premise / did not find them swapped or
-    another name in one of them. ``anchored``: share of the claim's names, numbers and
-    dates stated in its evidence sentence(s).
+    another name in one of them.
     """
     s = a.semantic
     if s is None and a.found_together:  # read by its words alone: nothing left to find
@@ -69,8 +68,7 @@ def features(a: Alignment) -> list[float]:
     else:
         signals = [a.coverage, a.pairs, a.entities, a.values, a.negation, s.coverage, s.pairs,
                    s.together, s.weakest, 1.0 - s.contrast, max(0.0, s.similarity), 1.0]
-    return signals + [1.0 if a.roles == 1.0 else 0.0, 0.0 if a.roles == 0.0 else 1.0,
-                      a.anchored]
+    return signals + [1.0 if a.roles == 1.0 else 0.0, 0.0 if a.roles == 0.0 else 1.0]
 
 
 @dataclass(frozen=True)

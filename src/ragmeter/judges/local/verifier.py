@@ -256,8 +256,11 @@ class AlignmentVerifier:
 
     For each (premise, claim):
 
-    1. **Premise preparation.** Sentences that open with a pronoun ("It was the tallest...")
-       are read with the subject of the last sentence that named one (``_resolve_pronouns``).
+    1. **Premise preparation.** The premise's sentences as the text toolkit parses them.
+       (Reading a sentence that opens with a pronoun with the subject of the sentence
+       before, and holding a claim's names and figures to its own evidence sentence, were
+       deleted on 2026-11-27: switched off on blind data, neither moved a figure the right
+       way; the ablation table is in bench/HISTORY.md.)
     2. **Evidence.** The premise sentence, or pair of neighbouring sentences, that covers
        most of the claim's content words (rarity-weighted) is the evidence; word pairs may
        also be stated across two neighbouring sentences. Why pairs of sentences: a
@@ -278,10 +281,8 @@ class AlignmentVerifier:
        positives, the same with a number, date, name or role swapped, a negation or an
        antonym as negatives), each source weighted equally; never on the evaluation sets.
        Besides the signals of step 3 it reads the meaning signals of step 5, the role
-       check (``roles``: who did what to whom, and the polarity of the same statement) and
-       ``anchored`` (the claim's names and figures in its own evidence sentence, or in the
-       sentence that states the rest of a merged claim, not only somewhere in the premise:
-       ``_merged_evidence``). Measured: cross-validated by premise, AUROC 0.878 against
+       check (``roles``: who did what to whom, and the polarity of the same statement).
+       Measured (before ``anchored`` was deleted): cross-validated by premise, AUROC 0.878 against
        0.805 for the hand formula below; on the RAG development set (claims of faithful
        answers against claims of wholly wrong variants) 0.738 against 0.691.
 
@@ -572,7 +573,7 @@ class _Premise:
 
     def __init__(self, analysis: Analysis) -> None:
         self.analysis = analysis
-        self.sentences = _resolve_pronouns(analysis.sentences)
+        self.sentences = tuple(analysis.sentences)
         self.whole = _Lexicon(analysis.sentences)
         self.each = [_Lexicon([s]) for s in self.sentences]
         # two neighbouring sentences read as one: a claim often sums up what a passage says
@@ -601,28 +602,6 @@ def _ranked_sentences(premise: _Premise, claim: Analysis) -> list[int]:
     top = max(scores, default=0.0)
     keep = [i for i in range(len(scores)) if scores[i] > 0 and scores[i] >= 0.25 * top]
     return sorted(keep, key=lambda i: (-scores[i], i))
-
-
-def _resolve_pronouns(sentences: Sequence[Sentence]) -> tuple[Sentence, ...]:
-    """Coreference, crudely: a sentence that opens with a pronoun ("It was the tallest
-    structure...") is read with the subject of the last sentence that named one ("The
-    Eiffel Tower ...") put in front of its words.
-
-    Passages name their topic once and then say "it", "he", "his"; without this, a claim
-    that names the topic ("The Eiffel Tower was the tallest structure") finds its words in
-    two different sentences and looks like a recombination.
-    """
-    if not enabled("premise_pronouns"):
-        return tuple(sentences)
-    out: list[Sentence] = []
-    antecedent: tuple[str, ...] = ()
-    for s in sentences:
-        if s.pronoun_subject and antecedent:
-            s = replace(s, words=antecedent + s.words, content=antecedent + s.content)
-        elif s.lead and not s.pronoun_subject:
-            antecedent = s.lead
-        out.append(s)
-    return tuple(out)
 
 
 def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Alignment:
@@ -668,71 +647,7 @@ def _align(premise: _Premise, claim: Analysis, sims: np.ndarray | None) -> Align
         values=values,
         negation=negation,
         similarity=float(max(0.0, sims[best])) if sims is not None else None,
-        anchored=_anchored(claim, ents, evidence,
-                           _merged_evidence(premise, claim, evidence, ents)),
     )
-
-
-def _merged_evidence(premise: _Premise, claim: Analysis, evidence: _Lexicon,
-                     names: Sequence[nlp.Entity]) -> _Lexicon:
-    """Where a claim that merges facts states them: its evidence and the one other premise
-    sentence, anywhere in the premise (another chunk too), that states most of the claim's
-    content words the evidence lacks (rarity-weighted, ``nlp.word_weight``); the evidence
-    alone when no other sentence states one of them.
-
-    Answers and ground truths sum up what contexts say in different places ("The ferry
-    crosses the estuary every half hour, and the crossing takes 12 minutes", from two
-    chunks); the names and figures of such a claim stand in the sentence of their part, not
-    in the claim's best sentence, and ``_anchored`` held them against it (measured on the
-    RAG development set, dev and heldout: 10 faithful-answer and ground-truth claims
-    anchored this way went over 0.5, among them "In 1908 ... levelling around 80 million
-    trees" and "Your certificate starts to count 10 days after the jab"). The words of
-    the claim's names do not choose that sentence: one that only names someone ("Howard
-    Florey developed the drug" beside "Fleming discovered penicillin") is the wrong name
-    taken from elsewhere that ``anchored`` is there to catch, not a merged fact.
-    """
-    name_words = {w for e in names for w in e.norm.split()}
-    lacking = [w for w in dict.fromkeys(claim.content)
-               if w not in name_words and not evidence.has(w)]
-    if not lacking:
-        return evidence
-    gains = [sum(nlp.word_weight(w) for w in lacking if lex.has(w)) for lex in premise.each]
-    second = int(np.argmax(gains))
-    if gains[second] <= 0:
-        return evidence
-    return _Lexicon([*evidence.sentences, premise.sentences[second]])
-
-
-def _anchored(claim: Analysis, names: Sequence[nlp.Entity], evidence: _Lexicon,
-              merged: _Lexicon | None = None) -> float:
-    """Share of the claim's names, numbers and dates that its evidence (the sentence or pair
-    of neighbouring sentences holding most of its words) states, or that ``merged`` (the
-    evidence and the sentence stating the rest of a merged claim, ``_merged_evidence``)
-    states; 1 when it has none.
-
-    ``entities`` and ``values`` look in the whole premise, which a wrong detail taken from
-    elsewhere in the passage passes: "Howard Florey discovered penicillin" where Florey is
-    named two sentences after the discovery, "the library opens at 9" where 9 is Sunday's
-    hour. The evidence is where the rest of the claim is said; its details should be there.
-
-    A figure the evidence gives otherwise (``contradicted_values``: it states another value
-    of the same kind) is not anchored by the merged sentence: "The L1 gets patches through
-    the end of 2031" where the L1's sentence says 2027 and the L2's, which also says
-    "receive", says 2031 (measured on the RAG development set: without this, that wrong date
-    and a wrong dose passed; no faithful claim needed it).
-    """
-    if not enabled("anchoring"):
-        return 1.0
-    merged = evidence if merged is None else merged
-    given_otherwise = set(contradicted_values(claim, evidence)) if merged is not evidence else set()
-    values = _figures(claim) + [
-        str(int(part)) for d in dict.fromkeys(claim.dates) for part in d.split("-")[:1] if part]
-    values = values if enabled("quantities") else []
-    checks = [merged.entity(e.norm) >= 1.0 for e in names]
-    checks += [v not in given_otherwise
-               and (v in merged.values or quantities.restated(v, claim.text, merged.raw))
-               for v in values]
-    return sum(checks) / len(checks) if checks else 1.0
 
 
 _DENYING = frozenset("forbid ban prohibit lack fail refuse deny prevent exclude absent "
