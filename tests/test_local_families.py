@@ -17,19 +17,19 @@ from ragmeter.judges.local.families import ENV, FAMILIES, disabled, enabled, fam
 SUPPORT = [
     # the learned head reads the role check; the hand formula does not
     ("support_head", "William defeated Harold at the Battle of Hastings in 1066.",
-     "Harold defeated William at the Battle of Hastings in 1066.", 0.1089, 0.8808),
+     "Harold defeated William at the Battle of Hastings in 1066.", 0.1066, 0.8808),
     ("meaning", "Autumn leaves change colour because trees stop producing chlorophyll as the days shorten.",
-     "Trees cease making chlorophyll in autumn.", 0.6940, 0.1586),
+     "Trees cease making chlorophyll in autumn.", 0.7066, 0.1463),
     ("antonyms", "The central bank decided to raise interest rates in March to fight inflation.",
-     "The central bank decided to cut interest rates in March to fight inflation.", 0.1735, 0.7068),
+     "The central bank decided to cut interest rates in March to fight inflation.", 0.1147, 0.6937),
     ("roles", "William defeated Harold at the Battle of Hastings in 1066.",
-     "Harold defeated William at the Battle of Hastings in 1066.", 0.1089, 0.6582),
+     "Harold defeated William at the Battle of Hastings in 1066.", 0.1066, 0.6643),
     ("negation", "Mitochondria have their own DNA, separate from the nucleus.",
-     "Mitochondria do not have their own DNA.", 0.0221, 0.1648),
+     "Mitochondria do not have their own DNA.", 0.0125, 0.1569),
     ("quantities", "The Eiffel Tower was completed in 1889 for the World's Fair.",
-     "The Eiffel Tower was completed in 1901 for the World's Fair.", 0.1825, 0.7566),
+     "The Eiffel Tower was completed in 1901 for the World's Fair.", 0.2046, 0.7554),
     ("comparisons", "Hinder is an American rock band formed in 2001 in Oklahoma City. Alice in Chains is an "
-     "American rock band formed in Seattle in 1987.", "Hinder was formed earlier than Alice in Chains.", 0.1264, 0.6682),
+     "American rock band formed in Seattle in 1987.", "Hinder was formed earlier than Alice in Chains.", 0.1243, 0.6300),
 ]
 
 
