@@ -130,13 +130,17 @@ async def aevaluate(
     if language and the_judge is not None and the_judge.generative:
         prompt_set = await adapt(prompt_set, language, the_judge, cache=disk)
 
+    for metric in chosen:  # once per run, before any sample (G-Eval writes its steps)
+        await metric.prepare(the_judge, prompt_set)
+
     # First pass: the run's identity (and its size, for the progress bar) without holding
     # the samples; a file is read again for the second pass.
     identity = hashlib.sha256()
     count = 0
     for row, item in stream:
         if isinstance(item, Sample):
-            identity.update(f"{row}:{item.fingerprint()};".encode())
+            read_too = "".join(m.sample_identity(item) for m in chosen)  # per-sample rubrics
+            identity.update(f"{row}:{item.fingerprint()}{read_too};".encode())
             count += 1
     run_id = cache_key(
         {

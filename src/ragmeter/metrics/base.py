@@ -41,6 +41,15 @@ class Metric(ABC):
         front so that all of a sample's judgements can be asked in as few calls as possible."""
         return []
 
+    async def prepare(self, judge: Any, prompts: Any) -> None:
+        """Run once per run, before any sample, with the run's judge (None without one) and
+        prompt set: what a metric needs once rather than per sample (G-Eval's steps)."""
+
+    def sample_identity(self, sample: Sample) -> str:
+        """What this metric reads from ``sample`` beyond its input fields (a per-sample
+        rubric in its metadata), so that a changed value is a new run, never a resumed one."""
+        return ""
+
     @abstractmethod
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore: ...
 

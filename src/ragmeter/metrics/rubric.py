@@ -1,0 +1,143 @@
+"""Rubrics: a criterion graded on a scale with a description per level (default 1 to 5).
+
+    rubric = (level - lowest) / (highest - lowest)
+
+The judge reads the criterion and the level descriptions and returns the level that fits,
+with its reason; both are kept in the score's verdicts. ``Rubric("tone", "Does the answer
+follow our tone guide?", {1: "rude", 3: "neutral", 5: "warm and plain"})`` is one metric;
+``InstanceRubrics`` reads each sample's own levels from its ``rubrics`` column (Ragas'
+InstanceRubrics). Judge calls: none of its own (it joins the sample's first, bundled call).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+from ragmeter.data import Sample
+from ragmeter.errors import MissingInput
+from ragmeter.facts import SampleFacts
+from ragmeter.judgements import Need, needs
+from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.score import MetricScore
+from ragmeter.names import name_key
+
+DEFAULT_LEVELS: dict[int, str] = {
+    1: "does not meet the criterion at all",
+    2: "meets a small part of the criterion",
+    3: "meets about half of the criterion",
+    4: "meets most of the criterion, with minor gaps",
+    5: "fully meets the criterion",
+}
+"""The scale when a rubric names no levels."""
+
+
+def rubric_score(level: float, lowest: int, highest: int) -> float:
+    """(level - lowest) / (highest - lowest): the level placed on [0, 1]."""
+    return (level - lowest) / (highest - lowest)
+
+
+def parse_levels(levels: Mapping[Any, Any] | None, where: str = "rubric") -> dict[int, str]:
+    """``{level: description}`` from integer or numeric-string keys, or Ragas' keys
+    ("score1_description"); at least two levels. ``where`` names the source in errors."""
+    if not levels:
+        return dict(DEFAULT_LEVELS)
+    out: dict[int, str] = {}
+    for key, text in levels.items():
+        found = re.fullmatch(r"\s*(?:score)?(-?\d+)(?:_description)?\s*", str(key))
+        if found is None or not isinstance(text, str) or not text.strip():
+            raise ValueError(f"{where}: level {key!r} must be an integer with a description, got {text!r}")
+        out[int(found.group(1))] = text.strip()
+    if len(out) < 2:
+        raise ValueError(f"{where}: a scale needs at least two levels, got {sorted(out)}")
+    return dict(sorted(out.items()))
+
+
+def rubric_note(criterion: str, levels: Mapping[int, str]) -> str:
+    """The criterion and the scale as the judge reads them."""
+    low, high = min(levels), max(levels)
+    lines = [f"Criterion: {criterion.strip()}", f"Scale (an integer from {low} to {high}):"]
+    lines += [f"{level}: {text}" for level, text in levels.items()]
+    return "\n".join(lines)
+
+
+class Rubric(Metric):
+    """``Rubric(name, criterion, levels=None)``: levels default to ``DEFAULT_LEVELS``."""
+
+    required = ("answer",)
+    uses_judge = True
+    kind = "rubric"
+
+    def __init__(self, name: str, criterion: str, levels: Mapping[Any, Any] | None = None) -> None:
+        if not name.strip() or not criterion.strip():
+            raise ValueError("a rubric needs a name and a criterion")
+        self.name = name_key(name)  # type: ignore[misc]
+        self.criterion = criterion.strip()
+        self.levels = parse_levels(levels, f"rubric {self.name!r}")
+
+    def config(self) -> dict[str, Any]:
+        return {"criterion": self.criterion, "levels": {str(k): v for k, v in self.levels.items()}}
+
+    def levels_for(self, sample: Sample) -> dict[int, str]:
+        return self.levels
+
+    def need_for(self, sample: Sample) -> Need:
+        levels = self.levels_for(sample)
+        return needs.graded(self.kind, self.name, rubric_note(self.criterion, levels), (min(levels), max(levels)))
+
+    def needs(self, sample: Sample) -> list[Need]:
+        return [self.need_for(sample)]
+
+    async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
+        need = self.need_for(sample)
+        low, high = need.scale
+        answer = await facts.get(need)
+        verdicts = {"level": answer.level, "scale": [low, high], "reason": answer.reason}
+        return MetricScore.ok(rubric_score(answer.level, low, high), f"level {answer.level} of {low}-{high}: {answer.reason}",
+                              verdicts)
+
+
+@register
+class InstanceRubrics(Rubric):
+    """A rubric per sample, from the sample's ``rubrics`` column (``{"1": "...", "5": "..."}``
+    or Ragas' ``score1_description``...); an optional ``criterion`` key sets the criterion."""
+
+    name = "instance_rubrics"
+
+    def __init__(self, criterion: str = "How well does the answer meet the levels described below?") -> None:
+        super().__init__("instance_rubrics", criterion)
+
+    def levels_for(self, sample: Sample) -> dict[int, str]:
+        raw = sample.metadata.get("rubrics")
+        if isinstance(raw, str):  # a CSV cell holds JSON
+            try:
+                raw = json.loads(raw)
+            except json.JSONDecodeError:
+                raise MissingInput(f"field 'rubrics' is not a JSON object: {raw[:60]!r}") from None
+        if not isinstance(raw, Mapping) or not raw:
+            raise MissingInput("field 'rubrics' missing or empty; instance_rubrics needs each sample's rubric levels")
+        levels = {k: v for k, v in raw.items() if k != "criterion"}
+        try:
+            return parse_levels(levels, "field 'rubrics'")
+        except ValueError as exc:
+            raise MissingInput(str(exc)) from None
+
+    def need_for(self, sample: Sample) -> Need:
+        raw = sample.metadata.get("rubrics")
+        criterion = raw.get("criterion") if isinstance(raw, Mapping) else None
+        levels = self.levels_for(sample)
+        note = rubric_note(str(criterion or self.criterion), levels)
+        return needs.graded(self.kind, self.name, note, (min(levels), max(levels)))
+
+    def needs(self, sample: Sample) -> list[Need]:
+        try:
+            return [self.need_for(sample)]
+        except MissingInput:  # the score reports it; nothing to ask
+            return []
+
+    def sample_identity(self, sample: Sample) -> str:
+        return json.dumps(sample.metadata.get("rubrics"), sort_keys=True, default=str)
+
+    def config(self) -> dict[str, Any]:
+        return {"criterion": self.criterion}
