@@ -14,6 +14,7 @@ import typer
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
+from ragmeter.cli.metric_options import g_eval_option, metrics_file_option, print_metrics_file, rubric_option, with_written
 from ragmeter.cli.tables import nothing_scored, print_result
 from ragmeter.data import empty_message
 from ragmeter.extras import check
@@ -47,6 +48,9 @@ def evaluate(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
     journal: Optional[Path] = typer.Option(None, "--journal", help="Journal file (default: one per run identity in the cache dir)."),
     critique: list[str] = typer.Option([], "--critique", help="A custom aspect critique: NAME=CRITERION (a yes/no question where yes is good; repeatable)."),
+    rubric: list[str] = rubric_option(),
+    g_eval: list[str] = g_eval_option(),
+    metrics_file: Optional[Path] = metrics_file_option(),
     language: Optional[str] = typer.Option(None, "--language", help="Translate the judge's few-shot examples into this language (once, cached)."),
     prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults (see `ragmeter prompts`).", exists=True, dir_okay=False),
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
@@ -85,6 +89,7 @@ def evaluate(
             if not sep or not name.strip() or not criterion.strip():
                 raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
             chosen.append(AspectCritique(name, criterion))
+        chosen = with_written(chosen, "faithfulness,answer_similarity", metrics, rubric, g_eval, metrics_file)
         resolved = [get_metric(m) if isinstance(m, str) else m for m in chosen]
         check_setup(judge, embedder, uses_judge=any(m.uses_judge for m in resolved),
                     uses_embedder=any(m.uses_embedder for m in resolved))
@@ -143,9 +148,14 @@ def evaluate(
 
 
 @app.command("metrics")
-def list_metrics() -> None:
-    """List the available metrics with the fields each needs."""
+def list_metrics(
+    file: Optional[Path] = typer.Option(None, "--file", help="Check a metrics file (YAML or TOML) and list the metrics it declares.", exists=True, dir_okay=False),
+) -> None:
+    """List the available metrics with the fields each needs (or check a metrics file)."""
     from rich.table import Table
+
+    if file is not None:
+        return print_metrics_file(file)
 
     from ragmeter.metrics import available_metrics
 
