@@ -18,6 +18,7 @@ from typing import Any, Optional
 import typer
 
 from ragmeter.metrics.base import Metric
+from ragmeter.names import name_key
 
 RUBRIC_HELP = ("A graded rubric: NAME=CRITERION; LEVEL: DESCRIPTION; ... (default levels 1-5), or NAME=@FILE "
                "holding that text; repeatable.")
@@ -87,10 +88,23 @@ def written_metrics(rubrics: list[str], g_evals: list[str], metrics_file: Option
 def with_written(listed: list[Any], default: str, given: str, rubrics: list[str], g_evals: list[str],
                  metrics_file: Optional[Path]) -> list[Any]:
     """``--metrics`` plus the written metrics; with a metrics file and ``--metrics`` left at
-    its default, the file is the metric set (the default pair is not added to it)."""
+    its default, the file is the metric set (the default pair is not added to it). A listed
+    name that a written metric holds (``-m tone --rubric tone=...``) means that metric."""
+    written = written_metrics(rubrics, g_evals, metrics_file)
     if metrics_file is not None and given == default:
         listed = [m for m in listed if not isinstance(m, str)]  # keep --critique's, drop the default names
-    return listed + written_metrics(rubrics, g_evals, metrics_file)
+    names = {m.name for m in written}
+    return [m for m in listed if not (isinstance(m, str) and name_key(m) in names)] + written
+
+
+def with_metric_objects(names: Optional[list[str]], rubrics: list[str], g_evals: list[str],
+                        metrics_file: Optional[Path]) -> Optional[list[Any]]:
+    """``ragmeter align``: each listed name that a written metric holds becomes that metric
+    (the rest stay names); with none listed, the written metrics themselves."""
+    written = {m.name: m for m in written_metrics(rubrics, g_evals, metrics_file)}
+    if not written:
+        return names
+    return [written.get(n, n) for n in names] if names else list(written.values())
 
 
 def print_metrics_file(path: Path) -> None:

@@ -16,6 +16,7 @@ from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import did_you_mean, name_key
+from ragmeter.prompts.template import Example
 
 
 class Metric(ABC):
@@ -49,6 +50,15 @@ class Metric(ABC):
         """What this metric reads from ``sample`` beyond its input fields (a per-sample
         rubric in its metadata), so that a changed value is a new run, never a resumed one."""
         return ""
+
+    tuned_prompt: ClassVar[str] = ""
+    """The task prompt whose answers decide this metric, for ``ragmeter align --optimize``
+    (empty: not tunable through ``label_example``)."""
+
+    def label_example(self, sample: Sample, label: float, note: str | None) -> Example | None:
+        """A few-shot example of ``tuned_prompt`` made from a person's label of ``sample``
+        (a grade in [0, 1]), or None when the label does not say what the judge should answer."""
+        return None
 
     @abstractmethod
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore: ...

@@ -22,10 +22,10 @@ from ragmeter.judgements import Need, needs
 from ragmeter.judgements.outputs import EvaluationSteps
 from ragmeter.judgements.tasks import prompt_for
 from ragmeter.metrics.base import Metric
-from ragmeter.metrics.rubric import rubric_score
+from ragmeter.metrics.rubric import level_of_label, one_line, rubric_score
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
-from ragmeter.prompts.template import PromptSet
+from ragmeter.prompts.template import Example, PromptSet
 
 
 def expected_level(level: int, probabilities: dict[int, float], lowest: int, highest: int) -> float:
@@ -51,6 +51,7 @@ class GEval(Metric):
 
     required = ("answer",)
     uses_judge = True
+    tuned_prompt = "g_eval"
 
     def __init__(self, name: str, criterion: str, scale: Sequence[int] = (1, 5), steps: Sequence[str] | None = None) -> None:
         if not name.strip() or not criterion.strip():
@@ -82,6 +83,12 @@ class GEval(Metric):
             lines += ["Evaluation steps:", *(f"{i}. {step}" for i, step in enumerate(self.steps, start=1))]
         lines.append(f"Scale: an integer from {low} (worst) to {high} (best).")
         return [needs.graded("g_eval", self.name, "\n".join(lines), self.scale)]
+
+    def label_example(self, sample: Sample, label: float, note: str | None) -> Example | None:
+        level = level_of_label(label, *self.scale)
+        shown = {k: v for k, v in (("question", sample.question), ("answer", sample.answer)) if v}
+        why = note or f"A person graded this answer at level {level} on this criterion."
+        return Example(input={**shown, "criterion": one_line(self.needs(sample)[0].note)}, output={"reason": why, "level": level})
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
         answer = await facts.get(self.needs(sample)[0])

@@ -22,6 +22,7 @@ from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
+from ragmeter.prompts.template import Example
 
 DEFAULT_LEVELS: dict[int, str] = {
     1: "does not meet the criterion at all",
@@ -62,12 +63,23 @@ def rubric_note(criterion: str, levels: Mapping[int, str]) -> str:
     return "\n".join(lines)
 
 
+def one_line(note: str) -> str:
+    """A judgement's note as one line: few-shot examples are one line each."""
+    return "; ".join(line.strip() for line in note.splitlines() if line.strip())
+
+
+def level_of_label(label: float, lowest: int, highest: int) -> int:
+    """A person's grade in [0, 1] as the nearest level: round(lowest + label * (highest - lowest))."""
+    return int(round(lowest + label * (highest - lowest)))
+
+
 class Rubric(Metric):
     """``Rubric(name, criterion, levels=None)``: levels default to ``DEFAULT_LEVELS``."""
 
     required = ("answer",)
     uses_judge = True
     kind = "rubric"
+    tuned_prompt = "rubric"
 
     def __init__(self, name: str, criterion: str, levels: Mapping[Any, Any] | None = None) -> None:
         if not name.strip() or not criterion.strip():
@@ -88,6 +100,14 @@ class Rubric(Metric):
 
     def needs(self, sample: Sample) -> list[Need]:
         return [self.need_for(sample)]
+
+    def label_example(self, sample: Sample, label: float, note: str | None) -> Example | None:
+        """The sample as an example whose expected level is the person's grade's level."""
+        need = self.need_for(sample)
+        level = level_of_label(label, *need.scale)
+        shown = {k: v for k, v in (("question", sample.question), ("answer", sample.answer)) if v}
+        why = note or f"A person graded this answer at level {level} on this criterion."
+        return Example(input={**shown, "criterion": one_line(need.note)}, output={"reason": why, "level": level})
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
         need = self.need_for(sample)

@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from ragmeter.calls.usage import Usage
 from ragmeter.report import charts
 from ragmeter.report.alignment import alignment_section
+from ragmeter.report.levels import asked_section, level_counts
 from ragmeter.report.payload import (
     baseline_matches,
     dumps_for_script,
@@ -349,8 +350,10 @@ def render_report(
         base_values = None
         if baseline is not None and name in baseline.info.metrics:
             base_values = [v for v in baseline.scores(name) if v is not None]
-        figure = charts.histogram_figure(values, baseline_values=base_values,
-                                         higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
+        graded = level_counts(result, name) if baseline is None else None  # rubric, G-Eval: levels
+        figure = charts.levels_figure(*graded) if graded else charts.histogram_figure(
+            values, baseline_values=base_values,
+            higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
         chart_specs.append({"id": f"chart-{i}", "figure": figure})
     compare_figure = charts.comparison_figure(comparisons) if comparisons else None
     if compare_figure is not None:
@@ -368,6 +371,7 @@ def render_report(
         "<main>",
         _summary(result, summary),
         _distributions(metrics, baseline is not None),
+        asked_section(result),
         _usage(result),
         _baseline(comparisons) if baseline is not None else "",
         _errors(result, summary),
