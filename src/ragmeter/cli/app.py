@@ -14,7 +14,10 @@ import typer
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
-from ragmeter.cli.metric_options import g_eval_option, metrics_file_option, print_metrics_file, rubric_option, with_written
+from ragmeter.cli.metric_options import (
+    all_prompts, g_eval_option, load_written, metrics_file_option, print_g_eval_steps, print_metrics_file, rubric_option,
+    with_written,
+)
 from ragmeter.cli.tables import nothing_scored, print_result
 from ragmeter.data import empty_message
 from ragmeter.extras import check
@@ -173,18 +176,23 @@ def list_metrics(
 @app.command("prompts")
 def show_prompts(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the prompts as JSON, to edit and pass back with `evaluate --prompts`."),
+    g_eval: list[str] = g_eval_option(),
+    metrics_file: Optional[Path] = metrics_file_option(),
+    judge: Optional[str] = typer.Option(None, "--judge", "-j", help="With --g-eval or --metrics-file: the judge that writes G-Eval's evaluation steps (once, cached), printed after the prompts."),
 ) -> None:
     """Show every task prompt the LLM judge receives (instruction and few-shot example)."""
-    from ragmeter.judgements import DEFAULT_PROMPTS
+    written = load_written(g_eval, metrics_file)  # a Python metric's module registers its prompt
+    prompts = all_prompts()
 
     if out_path is not None:
-        out_path.write_text(DEFAULT_PROMPTS.to_json(), encoding="utf-8")
+        out_path.write_text(prompts.to_json(), encoding="utf-8")
         err.print(f"prompts written to {out_path}")
         return
-    for name, prompt in DEFAULT_PROMPTS.items():
+    for name, prompt in prompts.items():
         out.rule(name)
         out.print(prompt.instruction, markup=False, highlight=False)
         out.print(prompt.render_examples(), markup=False, highlight=False, style="dim")
+    print_g_eval_steps(written, judge)
 
 
 @app.command()

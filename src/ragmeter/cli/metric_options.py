@@ -122,3 +122,51 @@ def print_metrics_file(path: Path) -> None:
     for row in rows:
         table.add_row(*row)
     out.print(table)
+
+
+def load_written(g_evals: list[str], metrics_file: Optional[Path]) -> list[Metric]:
+    """``ragmeter prompts``: the written metrics (one line and exit 2 on a bad one)."""
+    from ragmeter.cli.exits import plain_errors
+
+    with plain_errors():
+        return written_metrics([], g_evals, metrics_file)
+
+
+def all_prompts() -> Any:
+    """Every prompt a run can send: the defaults and those of registered ``JudgedMetric``s."""
+    from ragmeter.judgements.tasks import all_prompts as every_prompt
+
+    return every_prompt()
+
+
+def print_g_eval_steps(metrics: list[Metric], judge: Optional[str]) -> None:
+    """The evaluation steps each G-Eval metric's judge writes (the same cached call a run
+    makes), so a team can read them before a run; without ``--judge``, a hint."""
+    from ragmeter.cli.console import err, out
+    from ragmeter.cli.exits import plain_errors
+    from ragmeter.engine.core import close_models
+    from ragmeter.engine.loop import run_sync
+    from ragmeter.judgements import DEFAULT_PROMPTS
+    from ragmeter.judges.spec import get_judge
+
+    steps = [m for m in metrics if "steps" in m.config()]
+    if not steps:
+        return
+    if judge is None:
+        err.print("G-Eval steps are written by the judge: add --judge to see them", highlight=False)
+        return
+
+    async def write() -> None:
+        the_judge = get_judge(judge)
+        try:
+            for metric in steps:
+                await metric.prepare(the_judge, DEFAULT_PROMPTS)
+        finally:
+            await close_models(the_judge)
+
+    with plain_errors():
+        run_sync(write)
+    for metric in steps:
+        out.rule(f"g_eval {metric.name}: evaluation steps ({judge})")
+        for i, step in enumerate(metric.config()["steps"], start=1):
+            out.print(f"{i}. {step}", markup=False, highlight=False)

@@ -163,17 +163,18 @@ def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str,
 
 def make_responder(
     claims: dict[str, list[str]] | None = None, entities: dict[str, list[str]] | None = None,
-    levels: dict[str, int] | None = None,
+    levels: dict[str, int] | None = None, answers: dict[str, Any] | None = None,
 ) -> Callable[[dict[str, Any]], str]:
     """A responder whose claims and entities are fixed for some texts (as a careful judge
-    would extract them), and rubric or G-Eval levels for some task keys; the rules above
-    for the rest."""
+    would extract them), rubric or G-Eval levels for some task keys, and whole answers for
+    others (a person's own ``JudgedMetric``); the rules above for the rest."""
     claims = dict(claims or {})
     entities = dict(entities or {})
     fixed = dict(levels or {})
+    whole = dict(answers or {})
 
     def respond(request: dict[str, Any]) -> str:
-        return _respond(request, claims, entities, fixed)
+        return _respond(request, claims, entities, fixed, whole)
 
     return respond
 
@@ -183,7 +184,7 @@ def respond(request: dict[str, Any]) -> str:
 
 
 def _respond(request: dict[str, Any], claims: dict[str, list[str]], entities: dict[str, list[str]],
-             levels: dict[str, int] | None = None) -> str:
+             levels: dict[str, int] | None = None, answers: dict[str, Any] | None = None) -> str:
     messages = request.get("messages", [])
     system = next((m["content"] for m in messages if m["role"] == "system"), "")
     user = next((m["content"] for m in reversed(messages) if m["role"] == "user" and "<" in m["content"]), "")
@@ -196,4 +197,5 @@ def _respond(request: dict[str, Any], claims: dict[str, list[str]], entities: di
     keys = re.findall(r"^Task (\w+):", user, re.MULTILINE)
     if not keys:
         return "{}"
-    return json.dumps({key: _task(key, user, claims, entities, levels) for key in keys})
+    answers = answers or {}
+    return json.dumps({key: answers[key] if key in answers else _task(key, user, claims, entities, levels) for key in keys})
