@@ -183,3 +183,38 @@ def test_the_local_judge_needs_an_llm_judge_and_the_cascade_sends_it_on():
         cascade = ragmeter.evaluate(ROWS[:1], [TONE], judge=f"local+openai:mock@{server.base_url}", journal=False,
                                     record=False, show_progress=False, cache=False)
     assert cascade["tone"] == [pytest.approx(2 / 3)]
+
+
+def test_steps_the_judge_cannot_write_fail_each_sample_and_the_rest_goes_on():
+    def no_steps(request):
+        if "You write evaluation procedures" in request["messages"][0]["content"]:
+            return '{"steps": []}'  # fails validation, and its repair too
+        return scripted_judge.respond(request)
+
+    with OpenAIMockServer(chat_responder=no_steps) as server:
+        result = run(server, ROWS[:2], [TONE, GEval("helpful", "Helpful?")])
+    assert [s.scores["helpful"].error.kind for s in result.samples] == ["JudgeOutputInvalid"] * 2
+    assert result["tone"] == [1.0, 1.0]
+
+
+def test_per_sample_rubrics_from_a_csv_cell_and_malformed_ones(tmp_path):
+    import csv
+
+    path = tmp_path / "data.csv"
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, ["question", "answer", "rubrics"])
+        writer.writeheader()
+        writer.writerow({"question": "Where is Paris?", "answer": "In France.",
+                         "rubrics": json.dumps({"criterion": "Names the country?", "1": "no", "2": "yes"})})
+        writer.writerow({"question": "Where is Rome?", "answer": "In Italy.", "rubrics": "{not json"})
+        writer.writerow({"question": "Where is Oslo?", "answer": "In Norway.", "rubrics": json.dumps({"1": "only one"})})
+    responder = scripted_judge.make_responder(levels={"rubric_instance_rubrics": 2})
+    with OpenAIMockServer(chat_responder=responder) as server:
+        result = run(server, str(path), ["instance_rubrics"], concurrency=1)
+        users = [c.json["messages"][-1]["content"] for c in chat_calls(server)]
+    scores = [s.scores["instance_rubrics"] for s in sorted(result.samples, key=lambda s: s.row)]
+    assert scores[0].value == 1.0
+    assert "Criterion: Names the country?\nScale (an integer from 1 to 2):\n1: no\n2: yes" in users[0]
+    assert scores[1].error.kind == "InvalidInput" and "field 'rubrics' is not a JSON object" in scores[1].reason
+    assert scores[2].error.kind == "InvalidInput" and "field 'rubrics': a scale needs at least two levels" in scores[2].reason
+    assert len(users) == 1

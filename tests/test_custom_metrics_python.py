@@ -127,3 +127,9 @@ def test_editing_the_function_is_a_new_run_identity():
     first = ragmeter.metric(name="edited")(one).config()["code"]
     second = ragmeter.metric(name="edited")(two).config()["code"]
     assert first != second
+
+
+def test_a_decorated_metric_pickles_by_reference():
+    import pickle
+
+    assert pickle.loads(pickle.dumps(cites_source)) is cites_source

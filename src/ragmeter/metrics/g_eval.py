@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ragmeter.data import Sample
+from ragmeter.errors import JudgeError
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.judgements.outputs import EvaluationSteps
@@ -64,19 +65,29 @@ class GEval(Metric):
         self.scale = (low, high)
         self.given_steps = [s.strip() for s in steps or [] if s.strip()] or None
         self.steps: list[str] = list(self.given_steps or [])
+        self.steps_error: JudgeError | None = None
 
     async def prepare(self, judge: Any, prompts: Any) -> None:
         """Write the evaluation steps once per run (cached by the judge; a judge that cannot
         write them, the local one, leaves them out and says ``NeedsLLMJudge`` per sample)."""
         if self.given_steps is not None or judge is None or not getattr(judge, "generative", False):
             return
-        written = await judge.generate(steps_request(self.criterion, self.scale, prompts), EvaluationSteps)
+        self.steps_error = None
+        try:
+            written = await judge.generate(steps_request(self.criterion, self.scale, prompts), EvaluationSteps)
+        except JudgeError as exc:
+            if exc.stops_run:  # an unreachable endpoint: the run could not score anything
+                raise
+            self.steps_error = exc  # each sample reports it; the other metrics go on
+            return
         self.steps = [s.strip() for s in written.steps]
 
     def config(self) -> dict[str, Any]:
         return {"criterion": self.criterion, "scale": list(self.scale), "steps": self.steps}
 
     def needs(self, sample: Sample) -> list[Need]:
+        if self.steps_error is not None:
+            return []
         low, high = self.scale
         lines = [f"Criterion: {self.criterion}"]
         if self.steps:
@@ -91,6 +102,8 @@ class GEval(Metric):
         return Example(input={**shown, "criterion": one_line(self.needs(sample)[0].note)}, output={"reason": why, "level": level})
 
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore:
+        if self.steps_error is not None:
+            raise self.steps_error
         answer = await facts.get(self.needs(sample)[0])
         low, high = self.scale
         probabilities = answer.probabilities

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import inspect
 from numbers import Real
 from typing import Any, Callable, ClassVar
@@ -70,6 +71,11 @@ class FunctionMetric(Metric):
     def __call__(self, sample: Sample) -> Any:
         return type(self).function(sample)
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # its class is made at decoration time: a Ray worker re-imports the function's module
+        fn = type(self).function
+        return restore_function_metric, (fn.__module__, fn.__qualname__)
+
     def config(self) -> dict[str, Any]:
         fn = type(self).function
         return {"function": f"{fn.__module__}.{fn.__qualname__}", "code": _code_identity(fn)}
@@ -79,6 +85,16 @@ class FunctionMetric(Metric):
         if inspect.isawaitable(returned):
             returned = await returned
         return as_score(self.name, returned)
+
+
+def restore_function_metric(module: str, qualname: str) -> FunctionMetric:
+    """The decorated metric ``module.qualname`` (what a pickled ``FunctionMetric`` holds)."""
+    found: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    if not isinstance(found, FunctionMetric):
+        raise TypeError(f"{module}.{qualname} is not a @ragmeter.metric function")
+    return found
 
 
 def metric(
@@ -149,6 +165,8 @@ class JudgedMetric(Metric):
         if not getattr(cls, "name", None) or not getattr(cls, "prompt", None) or not getattr(cls, "output", None):
             raise TypeError(f"{cls.__name__}: a JudgedMetric needs name, prompt and output")
         cls.name = name_key(cls.name)  # type: ignore[misc]
+        if not cls.__doc__:  # `ragmeter metrics` shows each metric's first doc line
+            cls.__doc__ = f"Judged metric: {cls.prompt}"
         task_prompt = TaskPrompt(
             name=cls.task_name(), instruction=cls.prompt,
             examples=(Example(input=cls.example[0], output=cls.example[1]),) if cls.example else (),

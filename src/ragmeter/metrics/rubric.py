@@ -16,7 +16,7 @@ import re
 from typing import Any, Mapping
 
 from ragmeter.data import Sample
-from ragmeter.errors import MissingInput
+from ragmeter.errors import InvalidInput, MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
@@ -128,32 +128,34 @@ class InstanceRubrics(Rubric):
     def __init__(self, criterion: str = "How well does the answer meet the levels described below?") -> None:
         super().__init__("instance_rubrics", criterion)
 
-    def levels_for(self, sample: Sample) -> dict[int, str]:
+    def rubric_of(self, sample: Sample) -> Mapping[str, Any]:
+        """The sample's ``rubrics`` value as a mapping (a CSV cell holds it as JSON)."""
         raw = sample.metadata.get("rubrics")
-        if isinstance(raw, str):  # a CSV cell holds JSON
+        if isinstance(raw, str):
             try:
                 raw = json.loads(raw)
             except json.JSONDecodeError:
-                raise MissingInput(f"field 'rubrics' is not a JSON object: {raw[:60]!r}") from None
+                raise InvalidInput(f"field 'rubrics' is not a JSON object: {raw[:60]!r}") from None
         if not isinstance(raw, Mapping) or not raw:
             raise MissingInput("field 'rubrics' missing or empty; instance_rubrics needs each sample's rubric levels")
-        levels = {k: v for k, v in raw.items() if k != "criterion"}
+        return raw
+
+    def levels_for(self, sample: Sample) -> dict[int, str]:
+        levels = {k: v for k, v in self.rubric_of(sample).items() if k != "criterion"}
         try:
             return parse_levels(levels, "field 'rubrics'")
         except ValueError as exc:
-            raise MissingInput(str(exc)) from None
+            raise InvalidInput(str(exc)) from None
 
     def need_for(self, sample: Sample) -> Need:
-        raw = sample.metadata.get("rubrics")
-        criterion = raw.get("criterion") if isinstance(raw, Mapping) else None
+        criterion = self.rubric_of(sample).get("criterion") or self.criterion
         levels = self.levels_for(sample)
-        note = rubric_note(str(criterion or self.criterion), levels)
-        return needs.graded(self.kind, self.name, note, (min(levels), max(levels)))
+        return needs.graded(self.kind, self.name, rubric_note(str(criterion), levels), (min(levels), max(levels)))
 
     def needs(self, sample: Sample) -> list[Need]:
         try:
             return [self.need_for(sample)]
-        except MissingInput:  # the score reports it; nothing to ask
+        except InvalidInput:  # the score reports it (missing or malformed); nothing to ask
             return []
 
     def sample_identity(self, sample: Sample) -> str:
