@@ -102,3 +102,29 @@ def test_optimize_refuses_a_metric_it_cannot_tune():
     labels = labels_from_records(records())
     with pytest.raises(ValueError, match="--optimize knows how to tune faithfulness, rubrics"):
         optimize_prompts(labels, "exact_match", judge="openai:x@http://127.0.0.1:9/v1")
+
+
+def test_align_measures_a_rubric_s_agreement(tmp_path, monkeypatch):
+    from ragmeter.cli.app import out
+
+    monkeypatch.setattr(out, "width", 250)
+    labels_path = tmp_path / "labels.jsonl"
+    labels_path.write_text("".join(json.dumps(r) + "\n" for r in records()), encoding="utf-8")
+    with OpenAIMockServer(chat_responder=lenient_until_shown) as server:
+        ran = CliRunner().invoke(app, ["align", str(labels_path), "--rubric", RUBRIC, "--judge",
+                                       f"openai:mock@{server.base_url}", "--json", str(tmp_path / "a.json"),
+                                       "-q", "--resamples", "100"])
+    assert ran.exit_code == 0, ran.output
+    tone = json.loads((tmp_path / "a.json").read_text())["runs"][0]["metrics"]["tone"]
+    assert tone["n"] == 20 and tone["confusion"] == {"tp": 10, "fp": 10, "fn": 0, "tn": 0}  # the lenient judge
+
+
+def test_a_critique_turns_labels_into_examples():
+    from ragmeter.metrics import AspectCritique
+    from ragmeter.data import Sample
+
+    polite = AspectCritique("polite", "Is the answer polite?")
+    example = polite.label_example(Sample(question="q", answer="a!"), 0.0, "rude")
+    assert polite.tuned_prompt == "critique"
+    assert example.input == {"question": "q", "answer": "a!", "criterion": "Is the answer polite?"}
+    assert example.output == {"reason": "rude", "verdict": False}

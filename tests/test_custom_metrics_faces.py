@@ -145,3 +145,10 @@ def test_the_report_draws_levels_and_shows_the_criteria():
     helpful_chart = data["charts"][1]["figure"]["data"][0]
     assert helpful_chart["x"] == [1, 2, 3, 4, 5] and helpful_chart["y"] == [0, 0, 0, 0, 2]
     assert '<section id="criteria">' in page and "<li>2: cool</li>" in page and "<li>Grade it.</li>" in page
+
+
+def test_a_judged_metric_s_prompt_can_be_replaced():
+    with OpenAIMockServer(chat_responder=CITATIONS) as server:
+        run(server, [CitationShare()], prompts={"metric_citation_share": "Count the cited sentences of the <answer>."})
+        user = server.calls("/chat/completions")[0].json["messages"][-1]["content"]
+    assert "Task metric_citation_share: Count the cited sentences of the <answer>." in user

@@ -33,6 +33,7 @@ from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
+from ragmeter.judgements.tasks import all_prompts
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import PROMPTING_CONCURRENCY
 from ragmeter.judges.protocol import Judge
@@ -241,7 +242,9 @@ def _prompt_set(prompts: PromptSet | Mapping[str, TaskPrompt | str] | None) -> P
         return DEFAULT_PROMPTS
     if isinstance(prompts, PromptSet):
         return prompts
-    return DEFAULT_PROMPTS.replace(prompts)
+    if all(name in DEFAULT_PROMPTS for name in prompts):
+        return DEFAULT_PROMPTS.replace(prompts)
+    return all_prompts().replace(prompts)  # a person's JudgedMetric prompt replaced too
 
 
 def evaluate(

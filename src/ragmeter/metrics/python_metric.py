@@ -132,7 +132,7 @@ def metric(
         )
         register_own(cls)
         instance = cls()
-        functools.update_wrapper(instance, fn, updated=())  # type: ignore[arg-type]
+        functools.update_wrapper(instance, fn, updated=())
         return instance
 
     return wrap
@@ -145,7 +145,10 @@ class JudgedMetric(Metric):
       <answer>, <ground_truth>, numbered <context>); ``output``: a pydantic type;
     * ``sections``: the tags it reads (default question, answer, context);
     * ``example``: optional ``(input, output)`` dicts shown as a one-line few-shot example;
-    * ``formula(answer)``: the answer as a float in [0, 1], or a float and a reason.
+    * ``formula(answer)``: the answer as a float in [0, 1], or a float and a reason;
+    * optionally ``label_example(sample, label, note)``: a person's label as a few-shot
+      example of the prompt, so ``align --optimize`` can teach the judge by example too
+      (without it, it tunes the instruction only).
 
     The judgement joins the bundled call of the sample's first phase, with the built-in
     metrics' judgements; the local judge says ``NeedsLLMJudge`` for it (the cascade sends it
@@ -164,7 +167,8 @@ class JudgedMetric(Metric):
         super().__init_subclass__(**kwargs)
         if not getattr(cls, "name", None) or not getattr(cls, "prompt", None) or not getattr(cls, "output", None):
             raise TypeError(f"{cls.__name__}: a JudgedMetric needs name, prompt and output")
-        cls.name = name_key(cls.name)  # type: ignore[misc]
+        cls.name = name_key(cls.name)
+        cls.tuned_prompt = cls.task_name()  # align --optimize rewrites its instruction
         if not cls.__doc__:  # `ragmeter metrics` shows each metric's first doc line
             cls.__doc__ = f"Judged metric: {cls.prompt}"
         task_prompt = TaskPrompt(
