@@ -23,8 +23,10 @@ from ragmeter.metrics.context_relevancy import ContextRelevancy, context_relevan
 from ragmeter.metrics.factual_correctness import FactualCorrectness, claim_precision_recall_f1
 from ragmeter.metrics.faithfulness import Faithfulness, faithfulness_score
 from ragmeter.metrics.g_eval import GEval, expected_level
-from ragmeter.metrics.python_metric import FunctionMetric, JudgedMetric, metric
-from ragmeter.metrics.rubric import DEFAULT_LEVELS, InstanceRubrics, Rubric, rubric_score
+from ragmeter.metrics.function_metric import FunctionMetric, metric
+from ragmeter.metrics.instance_rubrics import InstanceRubrics
+from ragmeter.metrics.judged_metric import JudgedMetric
+from ragmeter.metrics.rubric import DEFAULT_LEVELS, Rubric, rubric_score
 from ragmeter.metrics.noise_sensitivity import NoiseSensitivity, noise_sensitivity_score
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score

@@ -26,6 +26,7 @@ class Metric(ABC):
     uses_embedder: ClassVar[bool] = False
     binary: ClassVar[bool] = False  # 0/1 scores are left out of the summary score
     higher_is_better: ClassVar[bool] = True  # noise sensitivity is the exception
+    written_by_a_person: ClassVar[bool] = False  # a person's metric may be redefined, a built-in not
     empty_is_data: ClassVar[tuple[str, ...]] = ()
     """Required list fields whose present, empty value is data the metric scores (a retriever
     that returned nothing scores 0), not missing input. Absent (None) is still missing."""

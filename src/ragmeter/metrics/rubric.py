@@ -5,21 +5,18 @@
 The judge reads the criterion and the level descriptions and returns the level that fits,
 with its reason; both are kept in the score's verdicts. ``Rubric("tone", "Does the answer
 follow our tone guide?", {1: "rude", 3: "neutral", 5: "warm and plain"})`` is one metric;
-``InstanceRubrics`` reads each sample's own levels from its ``rubrics`` column (Ragas'
-InstanceRubrics). Judge calls: none of its own (it joins the sample's first, bundled call).
+``InstanceRubrics`` (``instance_rubrics.py``) reads each sample's own levels. Judge calls: none of its own (it joins the sample's first, bundled call).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Mapping
 
 from ragmeter.data import Sample
-from ragmeter.errors import InvalidInput, MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
-from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.base import Metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
 from ragmeter.prompts.template import Example
@@ -116,50 +113,3 @@ class Rubric(Metric):
         verdicts = {"level": answer.level, "scale": [low, high], "reason": answer.reason}
         return MetricScore.ok(rubric_score(answer.level, low, high), f"level {answer.level} of {low}-{high}: {answer.reason}",
                               verdicts)
-
-
-@register
-class InstanceRubrics(Rubric):
-    """A rubric per sample, from the sample's ``rubrics`` column (``{"1": "...", "5": "..."}``
-    or Ragas' ``score1_description``...); an optional ``criterion`` key sets the criterion."""
-
-    name = "instance_rubrics"
-
-    def __init__(self, criterion: str = "How well does the answer meet the levels described below?") -> None:
-        super().__init__("instance_rubrics", criterion)
-
-    def rubric_of(self, sample: Sample) -> Mapping[str, Any]:
-        """The sample's ``rubrics`` value as a mapping (a CSV cell holds it as JSON)."""
-        raw = sample.metadata.get("rubrics")
-        if isinstance(raw, str):
-            try:
-                raw = json.loads(raw)
-            except json.JSONDecodeError:
-                raise InvalidInput(f"field 'rubrics' is not a JSON object: {raw[:60]!r}") from None
-        if not isinstance(raw, Mapping) or not raw:
-            raise MissingInput("field 'rubrics' missing or empty; instance_rubrics needs each sample's rubric levels")
-        return raw
-
-    def levels_for(self, sample: Sample) -> dict[int, str]:
-        levels = {k: v for k, v in self.rubric_of(sample).items() if k != "criterion"}
-        try:
-            return parse_levels(levels, "field 'rubrics'")
-        except ValueError as exc:
-            raise InvalidInput(str(exc)) from None
-
-    def need_for(self, sample: Sample) -> Need:
-        criterion = self.rubric_of(sample).get("criterion") or self.criterion
-        levels = self.levels_for(sample)
-        return needs.graded(self.kind, self.name, rubric_note(str(criterion), levels), (min(levels), max(levels)))
-
-    def needs(self, sample: Sample) -> list[Need]:
-        try:
-            return [self.need_for(sample)]
-        except InvalidInput:  # the score reports it (missing or malformed); nothing to ask
-            return []
-
-    def sample_identity(self, sample: Sample) -> str:
-        return json.dumps(sample.metadata.get("rubrics"), sort_keys=True, default=str)
-
-    def config(self) -> dict[str, Any]:
-        return {"criterion": self.criterion}
