@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from ragmeter.metrics.base import Metric
 from ragmeter.names import name_key
+
+if TYPE_CHECKING:  # the metrics load when a command runs, not when the CLI starts
+    from ragmeter.metrics.base import Metric
 
 RUBRIC_HELP = ("A graded rubric: NAME=CRITERION; LEVEL: DESCRIPTION; ... (default levels 1-5), or NAME=@FILE "
                "holding that text; repeatable.")

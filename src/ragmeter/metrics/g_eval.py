@@ -70,9 +70,9 @@ class GEval(Metric):
     async def prepare(self, judge: Any, prompts: Any) -> None:
         """Write the evaluation steps once per run (cached by the judge; a judge that cannot
         write them, the local one, leaves them out and says ``NeedsLLMJudge`` per sample)."""
+        self.steps, self.steps_error = list(self.given_steps or []), None  # this run's judge's, not a past run's
         if self.given_steps is not None or judge is None or not getattr(judge, "generative", False):
             return
-        self.steps_error = None
         try:
             written = await judge.generate(steps_request(self.criterion, self.scale, prompts), EvaluationSteps)
         except JudgeError as exc:
