@@ -178,7 +178,8 @@ def _distributions(metrics: list[str], has_baseline: bool) -> str:
     )
     return (
         '<section id="distributions"><h2>Distributions</h2>'
-        '<p class="muted">Scores of each metric over [0, 1] in bins of 0.05; the dotted line is the mean'
+        '<p class="muted">Scores of each metric over [0, 1] in bins of 0.05 (rubric and G-Eval metrics: one bar '
+        'per level of their scale); the dotted line is the mean'
         + ('; <span class="key current"></span> this run, <span class="key baseline"></span> the baseline' if has_baseline else "")
         + '. Failed scores are not drawn (see Errors).</p>'
         f'<div class="charts">{cards}</div>'
