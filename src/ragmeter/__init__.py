@@ -10,7 +10,7 @@ from ragmeter.embedders import Embedder, get_embedder
 from ragmeter.engine import aestimate, aevaluate, estimate, evaluate
 from ragmeter.errors import ErrorInfo, RagmeterError
 from ragmeter.judges import Judge, JudgeOptions, get_judge
-from ragmeter.metrics import Metric, MetricScore, available_metrics, get_metric
+from ragmeter.metrics import GEval, JudgedMetric, Metric, MetricScore, Rubric, available_metrics, get_metric, metric
 from ragmeter.result import EvaluationResult
 from ragmeter.version import __version__
 
@@ -21,7 +21,10 @@ __all__ = [
     "EvaluationResult",
     "Judge",
     "JudgeOptions",
+    "GEval",
+    "JudgedMetric",
     "Metric",
+    "Rubric",
     "MetricScore",
     "RagmeterError",
     "RowError",
@@ -35,4 +38,5 @@ __all__ = [
     "get_embedder",
     "get_judge",
     "get_metric",
+    "metric",
 ]

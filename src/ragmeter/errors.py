@@ -185,6 +185,11 @@ class UnknownMetric(RagmeterError, ValueError):
     one ("did you mean") and the others, since the usual cause is a typo."""
 
 
+class InvalidMetricsFile(RagmeterError, ValueError):
+    """A metrics file (YAML or TOML) that cannot be read into metrics; the message names the
+    file and the entry at fault."""
+
+
 class InvalidVerifierSpec(RagmeterError, ValueError):
     """A verifier spec the local judge cannot use (``--verifier``, ``judge_options=
     {"verifier": ...}``): an unknown verifier, an unknown option of ``nli:NAME?OPTION=VALUE``

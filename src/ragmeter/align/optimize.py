@@ -14,10 +14,12 @@ split's own samples agrees with them by construction. The held-out test split is
 team can expect on new samples.
 
 Which prompt decides a metric, and how a labelled sample becomes an example of it, is
-known for the metrics in ``OPTIMIZABLE``. A faithfulness label says whether all of the
-answer's claims are supported: a "yes" makes every claim's expected verdict true; a "no"
-makes an example only when the answer has one claim (with several, which one fails is not
-known).
+known for the metrics in ``OPTIMIZABLE`` and for every metric that names its
+``tuned_prompt`` (rubrics, G-Eval, a person's ``JudgedMetric``: the metric turns a label
+into an example itself, ``Metric.label_example``). A faithfulness label says whether all
+of the answer's claims are supported: a "yes" makes every claim's expected verdict true; a
+"no" makes an example only when the answer has one claim (with several, which one fails is
+not known). A rubric's label in [0, 1] is the level it stands for.
 """
 
 from __future__ import annotations
@@ -33,8 +35,10 @@ from ragmeter.align.run import agreement_of
 from ragmeter.engine import aevaluate
 from ragmeter.engine.core import close_models
 from ragmeter.engine.evaluate import run_sync
-from ragmeter.errors import RagmeterError
+from ragmeter.errors import RagmeterError, UnknownMetric
 from ragmeter.judgements import DEFAULT_PROMPTS
+from ragmeter.judgements.tasks import prompt_for
+from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult
 
@@ -73,8 +77,12 @@ class OptimizationReport(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def examples_from(disagreements: Sequence[tuple[LabelledSample, Any]], metric: str, threshold: float) -> list[Example]:
+def examples_from(disagreements: Sequence[tuple[LabelledSample, Any]], metric: "str | Metric",
+                  threshold: float) -> list[Example]:
     """Few-shot examples of the metric's prompt from (labelled sample, its score's verdicts)."""
+    if not isinstance(metric, str):  # a metric that makes its own examples from labels
+        made = (metric.label_example(item.sample, item.labels[metric.name], item.note) for item, _ in disagreements)
+        return [example for example in made if example is not None]
     if metric != "faithfulness":
         raise ValueError(f"no example builder for {metric!r}")
     out = []
@@ -120,9 +128,28 @@ async def _rewrites(judge: Any, judge_options: Mapping[str, Any], cache: Any, pr
     return [text.strip() for text in reply.instructions if text.strip()][:count]
 
 
+def tuned_prompt(metric: "str | Metric") -> tuple[str, "str | Metric"]:
+    """(the prompt to tune, the metric as ``examples_from`` takes it) for a metric name or object."""
+    if isinstance(metric, str) and metric in OPTIMIZABLE:
+        return OPTIMIZABLE[metric], metric
+    try:
+        found = get_metric(metric)
+    except UnknownMetric:
+        found = None
+    if found is None or not found.tuned_prompt:
+        known = ", ".join([*OPTIMIZABLE, "rubrics", "G-Eval criteria", "JudgedMetric classes"])
+        raise ValueError(f"--optimize knows how to tune {known}; not {getattr(metric, 'name', metric)!r}")
+    return found.tuned_prompt, found
+
+
+def _with_prompt(prompts: PromptSet, name: str) -> PromptSet:
+    """``prompts`` holding ``name`` (a set saved before that prompt existed lacks it)."""
+    return prompts if name in prompts else PromptSet([*prompts.values(), prompt_for(name, prompts)])
+
+
 async def aoptimize_prompts(
     labels: LabelSet,
-    metric: str = "faithfulness",
+    metric: "str | Metric" = "faithfulness",
     *,
     judge: str = "local",
     embedder: Any = "local",
@@ -138,12 +165,12 @@ async def aoptimize_prompts(
     show_progress: bool = False,
 ) -> tuple[OptimizationReport, PromptSet]:
     """Async form of ``optimize_prompts``."""
-    if metric not in OPTIMIZABLE:
-        raise ValueError(f"--optimize knows how to tune {', '.join(OPTIMIZABLE)}; not {metric!r}")
+    name, tuned = tuned_prompt(metric)
+    metric_to_run = metric
+    metric = metric if isinstance(metric, str) else metric.name
     if judge.strip() == "local":
         raise ValueError("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
-    name = OPTIMIZABLE[metric]
-    base = prompts or DEFAULT_PROMPTS
+    base = _with_prompt(prompts or DEFAULT_PROMPTS, name)
     labelled = LabelSet([s for s in labels.samples if metric in s.labels], source=labels.source)
     if len(labelled) < 4:
         raise ValueError(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
@@ -153,7 +180,7 @@ async def aoptimize_prompts(
     notes: list[str] = []
 
     async def score(split: LabelSet, prompt_set: PromptSet) -> tuple[EvaluationResult, MetricAgreement]:
-        result = await aevaluate(split.dataset(), [metric], judge=judge, embedder=embedder, cache=cache,
+        result = await aevaluate(split.dataset(), [metric_to_run], judge=judge, embedder=embedder, cache=cache,
                                  journal=False, show_progress=show_progress, judge_options=options, prompts=prompt_set)
         found = agreement_of(result, split, [metric], thresholds=thresholds, resamples=resamples, seed=seed)
         return result, found[metric]
@@ -163,7 +190,7 @@ async def aoptimize_prompts(
     missed = [(item, verdicts.get(item.row)) for item in train.samples
               if any(d.row == item.row for d in baseline.disagreements)]
     order = np.random.default_rng(seed).permutation(len(missed)).tolist()
-    pool = examples_from([missed[i] for i in order], metric, threshold)[:max_examples]
+    pool = examples_from([missed[i] for i in order], tuned, threshold)[:max_examples]
     if not pool:
         notes.append("no train disagreement could become an example")
 
@@ -198,7 +225,7 @@ async def aoptimize_prompts(
     return report, best[1]
 
 
-def optimize_prompts(labels: LabelSet, metric: str = "faithfulness", **options: Any) -> tuple[OptimizationReport, PromptSet]:
+def optimize_prompts(labels: LabelSet, metric: "str | Metric" = "faithfulness", **options: Any) -> tuple[OptimizationReport, PromptSet]:
     """Tune the judge's prompt for ``metric`` on a seeded train split of ``labels``; returns
     the report (test agreement before and after) and the chosen prompt set (save it with
     ``to_json`` and pass it back with ``--prompts``)."""

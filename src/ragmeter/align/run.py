@@ -23,6 +23,7 @@ from ragmeter.engine import aevaluate
 from ragmeter.engine.evaluate import run_sync
 from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge
+from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult
 
@@ -115,7 +116,7 @@ def agreement_of(
 
 async def aalign(
     labels: LabelSet | str | Path | None = None,
-    metrics: Sequence[str] | None = None,
+    metrics: Sequence[str | Metric] | None = None,
     *,
     judge: Judge | str = "local",
     embedder: Any = "local",
@@ -136,7 +137,8 @@ async def aalign(
     if not the_labels.samples:
         raise ValueError(f"no labelled samples in {the_labels.source or 'the labels'}: "
                          + "; ".join(describe_errors(the_labels, 3)))
-    chosen = list(metrics or the_labels.metrics())
+    to_run = list(metrics or the_labels.metrics())  # names, or metric objects (a rubric)
+    chosen = [get_metric(m).name for m in to_run]
     unlabelled = [m for m in chosen if m not in the_labels.metrics()]
     if unlabelled:
         raise ValueError(f"no sample of {the_labels.source or 'the labels'} has a label for "
@@ -153,7 +155,7 @@ async def aalign(
         if isinstance(judge, str):
             options["layout"] = layout
         started = time.perf_counter()
-        result = await aevaluate(the_labels.dataset(), chosen, judge=judge, embedder=embedder, cache=cache,
+        result = await aevaluate(the_labels.dataset(), to_run, judge=judge, embedder=embedder, cache=cache,
                                  journal=False, show_progress=show_progress, judge_options=options, prompts=prompts)
         usage = result.usage.get("judge")
         run = LayoutRun(
@@ -180,7 +182,7 @@ async def aalign(
     return report
 
 
-def align(labels: LabelSet | str | Path | None = None, metrics: Sequence[str] | None = None,
+def align(labels: LabelSet | str | Path | None = None, metrics: Sequence[str | Metric] | None = None,
           **options: Any) -> AlignmentReport:
     """Score labelled samples with ``judge`` and measure agreement per metric and layout.
 

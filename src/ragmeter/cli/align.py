@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import check_setup, plain_errors
+from ragmeter.cli.metric_options import g_eval_option, metrics_file_option, rubric_option, with_metric_objects
 from ragmeter.extras import check
 from ragmeter.cli.readable import print_line, print_table
 
@@ -88,9 +89,9 @@ def _optimize(labels, chosen, judge, embedder, prompt_set, test_share, seed, thr
     metric = (chosen or labels.metrics())[0]
     report, best = optimize_prompts(
         labels, metric, judge=judge, embedder=embedder, prompts=prompt_set, test_share=test_share, seed=seed,
-        threshold=thresholds.get(metric, 0.5), judge_options=options, cache=cache, resamples=resamples,
+        threshold=thresholds.get(getattr(metric, "name", metric), 0.5), judge_options=options, cache=cache, resamples=resamples,
         show_progress=not quiet)
-    table = Table("variant", "train balanced acc.", title=f"{metric}: prompt {report.prompt!r} variants on the train "
+    table = Table("variant", "train balanced acc.", title=f"{report.metric}: prompt {report.prompt!r} variants on the train "
                   f"split ({report.train} samples, seed {report.seed}); chosen: {report.chosen}")
     for v in report.variants:
         table.add_row(v.name, "n/a" if v.train_agreement is None else f"{v.train_agreement:.3f}")
@@ -124,6 +125,9 @@ def align_command(
     result_path: Optional[Path] = typer.Option(None, "--result", help="A result file of the same judge: also print its metrics' prediction-powered means (corrected by the judge's measured bias)."),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Write the whole report (every statistic, interval and disagreement) as JSON to this file; - prints it on stdout (the tables then go to stderr)."),
     show: int = typer.Option(10, "--show", min=0, help="Disagreements printed per metric."),
+    rubric: list[str] = rubric_option(),
+    g_eval: list[str] = g_eval_option(),
+    metrics_file: Optional[Path] = metrics_file_option(),
     optimize: bool = typer.Option(False, "--optimize", help="Tune the judge's prompt for the (first) metric on a seeded train split: few-shot examples from disagreements, instructions rewritten by the judge; report test agreement before and after."),
     test_share: float = typer.Option(0.5, "--test-share", min=0.05, max=0.95, help="With --optimize: share of the labels held out for the test split."),
     prompts_out: Path = typer.Option(Path("prompts.optimized.json"), "--prompts-out", help="With --optimize: where to write the chosen prompt set (for --prompts)."),
@@ -159,6 +163,8 @@ def align_command(
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     cache = False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
     chosen = [m.strip() for m in metrics.split(",") if m.strip()] if metrics else None
+    with plain_errors():
+        chosen = with_metric_objects(chosen, rubric, g_eval, metrics_file)  # rubrics, G-Eval: by name
     prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
     try:
         labels = load_labels(labels_path) if labels_path is not None else None

@@ -14,6 +14,10 @@ import typer
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
 from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
+from ragmeter.cli.metric_options import (
+    all_prompts, g_eval_option, load_written, metrics_file_option, print_g_eval_steps, print_metrics_file, rubric_option,
+    with_written,
+)
 from ragmeter.cli.tables import nothing_scored, print_result
 from ragmeter.data import empty_message
 from ragmeter.extras import check
@@ -47,6 +51,9 @@ def evaluate(
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
     journal: Optional[Path] = typer.Option(None, "--journal", help="Journal file (default: one per run identity in the cache dir)."),
     critique: list[str] = typer.Option([], "--critique", help="A custom aspect critique: NAME=CRITERION (a yes/no question where yes is good; repeatable)."),
+    rubric: list[str] = rubric_option(),
+    g_eval: list[str] = g_eval_option(),
+    metrics_file: Optional[Path] = metrics_file_option(),
     language: Optional[str] = typer.Option(None, "--language", help="Translate the judge's few-shot examples into this language (once, cached)."),
     prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults (see `ragmeter prompts`).", exists=True, dir_okay=False),
     price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
@@ -85,6 +92,7 @@ def evaluate(
             if not sep or not name.strip() or not criterion.strip():
                 raise typer.BadParameter(f"--critique takes NAME=CRITERION, not {spec!r}")
             chosen.append(AspectCritique(name, criterion))
+        chosen = with_written(chosen, "faithfulness,answer_similarity", metrics, rubric, g_eval, metrics_file)
         resolved = [get_metric(m) if isinstance(m, str) else m for m in chosen]
         check_setup(judge, embedder, uses_judge=any(m.uses_judge for m in resolved),
                     uses_embedder=any(m.uses_embedder for m in resolved))
@@ -143,9 +151,14 @@ def evaluate(
 
 
 @app.command("metrics")
-def list_metrics() -> None:
-    """List the available metrics with the fields each needs."""
+def list_metrics(
+    file: Optional[Path] = typer.Option(None, "--file", help="Check a metrics file (YAML or TOML) and list the metrics it declares.", exists=True, dir_okay=False),
+) -> None:
+    """List the available metrics with the fields each needs (or check a metrics file)."""
     from rich.table import Table
+
+    if file is not None:
+        return print_metrics_file(file)
 
     from ragmeter.metrics import available_metrics
 
@@ -163,18 +176,23 @@ def list_metrics() -> None:
 @app.command("prompts")
 def show_prompts(
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the prompts as JSON, to edit and pass back with `evaluate --prompts`."),
+    g_eval: list[str] = g_eval_option(),
+    metrics_file: Optional[Path] = metrics_file_option(),
+    judge: Optional[str] = typer.Option(None, "--judge", "-j", help="With --g-eval or --metrics-file: the judge that writes G-Eval's evaluation steps (once, cached), printed after the prompts."),
 ) -> None:
     """Show every task prompt the LLM judge receives (instruction and few-shot example)."""
-    from ragmeter.judgements import DEFAULT_PROMPTS
+    written = load_written(g_eval, metrics_file)  # a Python metric's module registers its prompt
+    prompts = all_prompts()
 
     if out_path is not None:
-        out_path.write_text(DEFAULT_PROMPTS.to_json(), encoding="utf-8")
+        out_path.write_text(prompts.to_json(), encoding="utf-8")
         err.print(f"prompts written to {out_path}")
         return
-    for name, prompt in DEFAULT_PROMPTS.items():
+    for name, prompt in prompts.items():
         out.rule(name)
         out.print(prompt.instruction, markup=False, highlight=False)
         out.print(prompt.render_examples(), markup=False, highlight=False, style="dim")
+    print_g_eval_steps(written, judge)
 
 
 @app.command()

@@ -33,6 +33,7 @@ from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
+from ragmeter.judgements.tasks import all_prompts
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import PROMPTING_CONCURRENCY
 from ragmeter.judges.protocol import Judge
@@ -130,13 +131,17 @@ async def aevaluate(
     if language and the_judge is not None and the_judge.generative:
         prompt_set = await adapt(prompt_set, language, the_judge, cache=disk)
 
+    for metric in chosen:  # once per run, before any sample (G-Eval writes its steps)
+        await metric.prepare(the_judge, prompt_set)
+
     # First pass: the run's identity (and its size, for the progress bar) without holding
     # the samples; a file is read again for the second pass.
     identity = hashlib.sha256()
     count = 0
     for row, item in stream:
         if isinstance(item, Sample):
-            identity.update(f"{row}:{item.fingerprint()};".encode())
+            read_too = "".join(m.sample_identity(item) for m in chosen)  # per-sample rubrics
+            identity.update(f"{row}:{item.fingerprint()}{read_too};".encode())
             count += 1
     run_id = cache_key(
         {
@@ -237,7 +242,9 @@ def _prompt_set(prompts: PromptSet | Mapping[str, TaskPrompt | str] | None) -> P
         return DEFAULT_PROMPTS
     if isinstance(prompts, PromptSet):
         return prompts
-    return DEFAULT_PROMPTS.replace(prompts)
+    if all(name in DEFAULT_PROMPTS for name in prompts):
+        return DEFAULT_PROMPTS.replace(prompts)
+    return all_prompts().replace(prompts)  # a person's JudgedMetric prompt replaced too
 
 
 def evaluate(

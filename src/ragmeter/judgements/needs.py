@@ -28,6 +28,7 @@ class Need:
     votes: int = 1
     count: int = 0  # how many items an output must hold, where the prompt sets it (questions)
     aspect: str = ""  # a built-in critique's aspect, for judges with a check of their own
+    scale: tuple[int, int] = (0, 0)  # a graded judgement's lowest and highest level (rubric, g_eval)
 
 
 ANSWER_CLAIMS = Need("answer_claims", "answer_claims")
@@ -56,10 +57,24 @@ def critique(name: str, criterion: str, votes: int = 1, builtin: bool = False) -
     """``builtin``: the criterion is ragmeter's own for the aspect ``name`` (the local judge
     has checks for some of those, never for a user's criterion)."""
     _check_votes(votes)
-    slug = re.sub(r"\W+", "_", name.strip().lower()).strip("_") or "custom"
+    slug = slug_of(name)
     return Need(
         f"critique_{slug}", "critique", note=f"Criterion: {criterion.strip()}", votes=votes, aspect=slug if builtin else ""
     )
+
+
+def graded(prompt: str, name: str, note: str, scale: tuple[int, int]) -> Need:
+    """A judgement that answers with a level of ``scale`` (``prompt`` "rubric" or "g_eval");
+    ``note`` carries the criterion, the level descriptions or the evaluation steps."""
+    low, high = scale
+    if high <= low:
+        raise ValueError(f"a scale needs a highest level above its lowest, not {low}..{high}")
+    return Need(f"{prompt}_{slug_of(name)}", prompt, note=note.strip(), scale=(low, high))
+
+
+def slug_of(name: str) -> str:
+    """A metric name as a key of the judge's reply: lower case, word characters only."""
+    return re.sub(r"\W+", "_", name.strip().lower()).strip("_") or "custom"
 
 
 def _check_votes(votes: int) -> None:

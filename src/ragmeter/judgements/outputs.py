@@ -9,9 +9,9 @@ Reasons come before verdicts so that the judge reasons first.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Annotated
+from typing import Annotated, ClassVar, Mapping
 
-from pydantic import AfterValidator, BaseModel, Field, create_model
+from pydantic import AfterValidator, BaseModel, Field, PrivateAttr, create_model
 
 
 def _not_blank(text: str) -> str:
@@ -118,3 +118,45 @@ class QuestionCoverage(BaseModel):
     score: float = Field(ge=0.0, le=1.0)
     noncommittal: bool
     parts: list[CoveredPart]
+
+
+class Level(BaseModel):
+    """A graded judgement (rubric): the level of the scale that fits, reason first."""
+
+    reason: str = Field(description="one or two short sentences")
+    level: int
+
+    weighted: ClassVar[bool] = False
+
+
+class WeightedLevel(Level):
+    """A G-Eval level. Where the endpoint returns log-probabilities, the judge fills
+    ``probabilities`` (level -> probability of its token); it is never asked of the model,
+    so it is a private attribute and not part of the JSON schema."""
+
+    weighted: ClassVar[bool] = True
+    _probabilities: dict[int, float] = PrivateAttr(default_factory=dict)
+
+    @property
+    def probabilities(self) -> dict[int, float]:
+        return dict(self._probabilities)
+
+    def weigh(self, probabilities: Mapping[int, float]) -> None:
+        self._probabilities = {int(k): float(v) for k, v in probabilities.items()}
+
+
+@lru_cache(maxsize=256)
+def level_type(low: int, high: int, weighted: bool = False) -> type[BaseModel]:
+    """``{"reason": str, "level": int}`` with the level limited to ``low..high``, so a level
+    off the scale is sent back for repair instead of scored."""
+    return create_model(
+        f"{'Weighted' if weighted else ''}Level{low}to{high}",
+        __base__=WeightedLevel if weighted else Level,
+        level=(int, Field(ge=low, le=high, description=f"an integer from {low} to {high}")),
+    )
+
+
+class EvaluationSteps(BaseModel):
+    """G-Eval's evaluation steps for one criterion, written once by the judge."""
+
+    steps: list[NonBlankText] = Field(min_length=1, description="3 to 6 short, concrete steps, in order")

@@ -19,6 +19,9 @@ chunk_relevance            context relevance
 relevant_sentences         context relevancy
 entities                   context entity recall
 critique                   aspect critiques (the criterion is added per aspect)
+rubric                     rubrics (the criterion and the level descriptions are added)
+g_eval                     G-Eval criteria (the criterion and its evaluation steps are added)
+g_eval_steps               G-Eval: writes a criterion's evaluation steps, once per run
 =========================  ==============================================================
 
 Examples are kept to one short line each: they are sent with every call, so every word
@@ -222,6 +225,42 @@ CRITIQUE = TaskPrompt(
     ),
 )
 
+RUBRIC = TaskPrompt(
+    name="rubric",
+    instruction=(
+        "Grade the <answer> (to the <question>, with the <ground_truth> and the retrieved "
+        "<context> passages, where given) against the criterion below: choose the level of "
+        "the scale whose description fits it best. Give the reason first, then the level."
+    ),
+    examples=(
+        Example(
+            input={"question": "How do I reset my password?", "answer": "Click 'Forgot password' on the sign-in page.",
+                   "criterion": "helpfulness; 1: no help, 3: partly helpful, 5: complete and actionable"},
+            output={"reason": "Actionable, but it omits the e-mail step.", "level": 4},
+        ),
+    ),
+)
+
+G_EVAL = TaskPrompt(
+    name="g_eval",
+    instruction=(
+        "Evaluate the <answer> (to the <question>, with the <ground_truth> and the retrieved "
+        "<context> passages, where given) on the criterion below by following its evaluation "
+        "steps in order. Give the reason first, then the level: one integer on the scale."
+    ),
+)
+
+G_EVAL_STEPS = TaskPrompt(
+    name="g_eval_steps",
+    instruction=(
+        "Write the evaluation steps a careful grader follows to rate an answer of a "
+        "question-answering system on the criterion below: 3 to 6 short, concrete steps, in "
+        "order, that end in a level of the scale."
+    ),
+)
+"""Not a task of a sample's call: the one free-form call per criterion and run that writes
+the steps G-Eval then shows with every sample."""
+
 DEFAULT_PROMPTS = PromptSet(
     [
         ANSWER_CLAIMS,
@@ -236,6 +275,9 @@ DEFAULT_PROMPTS = PromptSet(
         RELEVANT_SENTENCES,
         ENTITIES,
         CRITIQUE,
+        RUBRIC,
+        G_EVAL,
+        G_EVAL_STEPS,
     ]
 )
 """The prompts ragmeter uses unless told otherwise (``evaluate(..., prompts=...)``)."""

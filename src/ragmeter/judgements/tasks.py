@@ -8,16 +8,19 @@ the same phase are sent together in one call (see ``bundle``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from pydantic import BaseModel
 
 from ragmeter.judgements.needs import DEPENDS_ON, Need
+from ragmeter.judgements.task_prompts import DEFAULT_PROMPTS
+from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.judgements.outputs import (
     Claims,
     Critique,
     Entities,
     chunk_relevances_type,
+    level_type,
     questions_type,
     sentence_selection_type,
     verdicts_type,
@@ -68,7 +71,39 @@ TASK_KINDS: dict[str, TaskKind] = {
     "relevant_sentences": TaskKind(("question", "sentence"), items="sentence", output=lambda need, n: sentence_selection_type(n)),
     "entities": TaskKind(("ground_truth", "context"), output=lambda need, n: Entities),
     "critique": TaskKind(("question", "answer", "context"), output=lambda need, n: Critique),
+    "rubric": TaskKind(("question", "answer", "ground_truth", "context"), output=lambda need, n: level_type(*need.scale)),
+    "g_eval": TaskKind(("question", "answer", "ground_truth", "context"), output=lambda need, n: level_type(*need.scale, True)),
 }
+
+REGISTERED_PROMPTS: dict[str, TaskPrompt] = {}
+"""Prompts of judgements people declare (``ragmeter.metrics.JudgedMetric``), by name."""
+
+
+def register_kind(prompt: TaskPrompt, sections: Sequence[str], output: Callable[[Need, int], type[BaseModel]]) -> None:
+    """Add a kind of judgement: a user's metric asks it in the same bundled call as the
+    built-in ones (phase 1: it reads the sample's texts, not extracted claims)."""
+    unknown = [s for s in sections if s not in SECTION_ORDER[:4]]
+    if unknown or not sections:
+        raise ValueError(f"{prompt.name}: sections must be some of {SECTION_ORDER[:4]}, not {tuple(sections)}")
+    if prompt.name in TASK_KINDS and prompt.name not in REGISTERED_PROMPTS:
+        raise ValueError(f"{prompt.name!r} is a built-in judgement; choose another metric name")
+    TASK_KINDS[prompt.name] = TaskKind(tuple(sections), output=output)
+    REGISTERED_PROMPTS[prompt.name] = prompt
+
+
+def prompt_for(name: str, prompts: PromptSet) -> TaskPrompt:
+    """The prompt named ``name`` in ``prompts``; else the default (a prompt set saved before
+    that kind of judgement existed lacks it), else a registered one."""
+    for source in (prompts, DEFAULT_PROMPTS, REGISTERED_PROMPTS):
+        if name in source:
+            return source[name]
+    raise KeyError(f"no prompt named {name!r}")
+
+
+def all_prompts() -> PromptSet:
+    """The default prompts and those of every registered judgement (``ragmeter prompts``)."""
+    return PromptSet([*DEFAULT_PROMPTS.values(), *REGISTERED_PROMPTS.values()])
+
 
 for _prompt in DEPENDS_ON:
     assert TASK_KINDS[_prompt].phase == 2, _prompt

@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from pydantic import BaseModel, create_model
 
 from ragmeter.errors import JudgeOutputInvalid
-from ragmeter.judgements.tasks import SECTION_ORDER, Outcome, Sections, Task
+from ragmeter.judgements.tasks import SECTION_ORDER, Outcome, Sections, Task, prompt_for
 from ragmeter.judges.protocol import FreeFormJudge, Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence, fence_numbered
 from ragmeter.prompts.template import PromptSet
@@ -47,7 +47,7 @@ def render_sections(sections: Sections, names: Sequence[str]) -> str:
 
 
 def render_task(task: Task, prompts: PromptSet) -> str:
-    prompt = prompts[task.need.prompt]
+    prompt = prompt_for(task.need.prompt, prompts)
     instruction = prompt.instruction.replace("{reference}", f"<{task.reference}>" if task.reference else "reference")
     lines = [f"Task {task.key}: {instruction}"]
     if task.need.note:

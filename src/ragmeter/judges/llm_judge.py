@@ -29,6 +29,7 @@ from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.judgements.level_probabilities import TOP_LOGPROBS, level_probabilities, weighted_fields
 from ragmeter.judges.dry_run import SyntheticBackend
 from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
 from ragmeter.judges.protocol import (
@@ -36,6 +37,7 @@ from ragmeter.judges.protocol import (
     ChatCompletion,
     ChatRequest,
     DryRun,
+    LogprobsUnsupported,
     Prompt,
     StructuredOutputUnsupported,
     as_messages,
@@ -98,6 +100,7 @@ class LLMJudge(PromptingJudge):
             raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
         self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
+        self.logprobs = True  # asked only for G-Eval levels; off once the server rejects them
         self.params: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             self.params["max_tokens"] = max_tokens
@@ -109,9 +112,17 @@ class LLMJudge(PromptingJudge):
         params = dict(self.params)
         if temperature is not None:
             params["temperature"] = temperature
-        completion = await self._complete_structured(messages, output_type, params)
+        weighted = weighted_fields(output_type)
+        if weighted and self.logprobs:  # G-Eval: how likely each level was, where the server says
+            params.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
         try:
-            return parse_output(completion.content, output_type)
+            completion = await self._complete_structured(messages, output_type, params)
+        except LogprobsUnsupported:
+            log.warning("judge %s: the server returns no log-probabilities; G-Eval uses the level as given", self.name)
+            self.logprobs = False
+            return await self.generate(prompt, output_type, temperature=temperature)
+        try:
+            return _weigh(parse_output(completion.content, output_type), completion, weighted)
         except OutputParseError as first:
             problem = str(first)
         self.usage.repairs += 1
@@ -120,7 +131,7 @@ class LLMJudge(PromptingJudge):
         retry_messages = repair_messages(messages, completion.content, problem, output_type, truncated)
         completion = await self._complete_structured(retry_messages, output_type, params)
         try:
-            return parse_output(completion.content, output_type)
+            return _weigh(parse_output(completion.content, output_type), completion, weighted)
         except OutputParseError as second:
             self.usage.failures += 1
             cut = " (the reply was cut off: finish_reason=length)" if completion.finish_reason == "length" else ""
@@ -230,6 +241,15 @@ class LLMJudge(PromptingJudge):
 
     def __repr__(self) -> str:
         return f"LLMJudge({self.name!r}, mode={self.mode!r})"
+
+
+def _weigh(reply: T, completion: ChatCompletion, weighted: list[tuple[str, tuple[int, int]]]) -> T:
+    """Give each G-Eval level in ``reply`` its levels' probabilities from the completion's
+    log-probabilities (none returned: the level stays as given)."""
+    if completion.logprobs:
+        for key, scale in weighted:
+            getattr(reply, key).weigh(level_probabilities(completion.content, completion.logprobs, key, scale))
+    return reply
 
 
 def _validates(completion: ChatCompletion, output_type: type[BaseModel]) -> bool:

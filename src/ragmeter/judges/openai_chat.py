@@ -13,7 +13,7 @@ from typing import Any
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
 from ragmeter.calls.retry import TransientCallError
 from ragmeter.errors import JudgeRequestRejected, JudgeUnavailable
-from ragmeter.judges.protocol import ChatCompletion, ChatRequest, StructuredOutputUnsupported
+from ragmeter.judges.protocol import ChatCompletion, ChatRequest, LogprobsUnsupported, StructuredOutputUnsupported
 
 
 class OpenAIChatBackend:
@@ -54,6 +54,8 @@ class OpenAIChatBackend:
                 and any(w in str(exc).lower() for w in ("response_format", "json_schema", "json_object", "structured"))
             ):
                 raise StructuredOutputUnsupported(f"{self.identity}: {self.connection.describe(exc)}") from None
+            if isinstance(exc, openai.BadRequestError) and "logprobs" in kwargs and "logprob" in str(exc).lower():
+                raise LogprobsUnsupported(f"{self.identity}: {self.connection.describe(exc)}") from None
             self.connection.raise_mapped(exc, self.identity, JudgeRequestRejected, JudgeUnavailable)
         except json.JSONDecodeError as exc:  # a 200 whose body is not JSON (a proxy's error page, a cut stream)
             raise TransientCallError(f"{self.identity}: the response body is not JSON ({exc})") from None
@@ -66,6 +68,7 @@ class OpenAIChatBackend:
             finish_reason=choice.finish_reason or "stop",
             prompt_tokens=getattr(usage, "prompt_tokens", 0) or 0,
             completion_tokens=getattr(usage, "completion_tokens", 0) or 0,
+            logprobs=_token_logprobs(choice) if "logprobs" in kwargs else None,
         )
 
     async def aclose(self) -> None:
@@ -74,3 +77,12 @@ class OpenAIChatBackend:
 
     def __repr__(self) -> str:
         return f"OpenAIChatBackend({self.identity!r})"
+
+
+def _token_logprobs(choice: Any) -> list[Any] | None:
+    """The reply's tokens with their top alternatives, as JSON-able lists (None when the
+    server returned none: G-Eval then uses the level as given)."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    if not content:
+        return None
+    return [[t.token, [[a.token, a.logprob] for a in (t.top_logprobs or [])]] for t in content]

@@ -113,6 +113,11 @@ class ChatCompletion:
     finish_reason: str
     prompt_tokens: int
     completion_tokens: int
+    logprobs: list[Any] | None = None  # per token [token, [[alternative, logprob], ...]], when asked for
+
+
+class LogprobsUnsupported(JudgeRequestRejected):
+    """The server rejected a request for log-probabilities; G-Eval falls back to the level."""
 
 
 class StructuredOutputUnsupported(JudgeRequestRejected):

@@ -22,11 +22,25 @@ from ragmeter.metrics.context_relevance import ContextRelevance, context_relevan
 from ragmeter.metrics.context_relevancy import ContextRelevancy, context_relevancy_score, selection_agreement
 from ragmeter.metrics.factual_correctness import FactualCorrectness, claim_precision_recall_f1
 from ragmeter.metrics.faithfulness import Faithfulness, faithfulness_score
+from ragmeter.metrics.g_eval import GEval, expected_level
+from ragmeter.metrics.function_metric import FunctionMetric, metric
+from ragmeter.metrics.instance_rubrics import InstanceRubrics
+from ragmeter.metrics.judged_metric import JudgedMetric
+from ragmeter.metrics.rubric import DEFAULT_LEVELS, Rubric, rubric_score
 from ragmeter.metrics.noise_sensitivity import NoiseSensitivity, noise_sensitivity_score
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
 
 __all__ = [
+    "DEFAULT_LEVELS",
+    "FunctionMetric",
+    "GEval",
+    "InstanceRubrics",
+    "JudgedMetric",
+    "Rubric",
+    "expected_level",
+    "metric",
+    "rubric_score",
     "ASPECTS",
     "AnswerCorrectness",
     "AnswerRelevancy",

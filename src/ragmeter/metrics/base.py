@@ -16,6 +16,7 @@ from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import did_you_mean, name_key
+from ragmeter.prompts.template import Example
 
 
 class Metric(ABC):
@@ -25,6 +26,7 @@ class Metric(ABC):
     uses_embedder: ClassVar[bool] = False
     binary: ClassVar[bool] = False  # 0/1 scores are left out of the summary score
     higher_is_better: ClassVar[bool] = True  # noise sensitivity is the exception
+    written_by_a_person: ClassVar[bool] = False  # a person's metric may be redefined, a built-in not
     empty_is_data: ClassVar[tuple[str, ...]] = ()
     """Required list fields whose present, empty value is data the metric scores (a retriever
     that returned nothing scores 0), not missing input. Absent (None) is still missing."""
@@ -40,6 +42,24 @@ class Metric(ABC):
         """The judgements ``score`` will ask the facts store for on this sample, declared up
         front so that all of a sample's judgements can be asked in as few calls as possible."""
         return []
+
+    async def prepare(self, judge: Any, prompts: Any) -> None:
+        """Run once per run, before any sample, with the run's judge (None without one) and
+        prompt set: what a metric needs once rather than per sample (G-Eval's steps)."""
+
+    def sample_identity(self, sample: Sample) -> str:
+        """What this metric reads from ``sample`` beyond its input fields (a per-sample
+        rubric in its metadata), so that a changed value is a new run, never a resumed one."""
+        return ""
+
+    tuned_prompt: ClassVar[str] = ""
+    """The task prompt whose answers decide this metric, for ``ragmeter align --optimize``
+    (empty: not tunable through ``label_example``)."""
+
+    def label_example(self, sample: Sample, label: float, note: str | None) -> Example | None:
+        """A few-shot example of ``tuned_prompt`` made from a person's label of ``sample``
+        (a grade in [0, 1]), or None when the label does not say what the judge should answer."""
+        return None
 
     @abstractmethod
     async def score(self, sample: Sample, facts: SampleFacts) -> MetricScore: ...

@@ -105,6 +105,25 @@ def histogram_figure(
     return _to_spec(fig)
 
 
+def levels_figure(scale: tuple[int, int], counts: dict[int, int]) -> dict[str, Any]:
+    """A graded metric (rubric, G-Eval): one bar per level of the scale (levels nobody got included, at 0)."""
+    levels = list(range(scale[0], scale[1] + 1))
+    heights = [counts.get(level, 0) for level in levels]
+    fig = go.Figure(go.Bar(
+        x=levels, y=heights, marker_color=CURRENT_COLOR, opacity=0.85,
+        hovertext=[f"level {lv}: {n} sample{'s' if n != 1 else ''}" for lv, n in zip(levels, heights)], hoverinfo="text",
+    ))
+    layout = _base_layout(240)
+    layout.update(
+        xaxis=dict(tickmode="array", tickvals=levels, title=dict(text="level (higher is better)", font=dict(size=11)),
+                   showgrid=False, zeroline=False),
+        yaxis=dict(title=dict(text="samples", font=dict(size=11)), rangemode="tozero", gridcolor="#e6e9ed",
+                   tickformat=",d", zeroline=False),
+    )
+    fig.update_layout(**layout)
+    return _to_spec(fig)
+
+
 def comparison_figure(rows: Sequence[Any]) -> dict[str, Any] | None:
     """Delta of each comparable metric (current - baseline) with its confidence interval, a
     line at zero; ``rows`` are ``MetricComparison``. None when no metric is comparable."""

@@ -19,6 +19,7 @@ from typing import Any, Iterable
 from ragmeter.calls.usage import Usage
 from ragmeter.report import charts
 from ragmeter.report.alignment import alignment_section
+from ragmeter.report.levels import asked_section, level_counts
 from ragmeter.report.payload import (
     baseline_matches,
     dumps_for_script,
@@ -177,7 +178,8 @@ def _distributions(metrics: list[str], has_baseline: bool) -> str:
     )
     return (
         '<section id="distributions"><h2>Distributions</h2>'
-        '<p class="muted">Scores of each metric over [0, 1] in bins of 0.05; the dotted line is the mean'
+        '<p class="muted">Scores of each metric over [0, 1] in bins of 0.05 (rubric and G-Eval metrics: one bar '
+        'per level of their scale); the dotted line is the mean'
         + ('; <span class="key current"></span> this run, <span class="key baseline"></span> the baseline' if has_baseline else "")
         + '. Failed scores are not drawn (see Errors).</p>'
         f'<div class="charts">{cards}</div>'
@@ -349,8 +351,10 @@ def render_report(
         base_values = None
         if baseline is not None and name in baseline.info.metrics:
             base_values = [v for v in baseline.scores(name) if v is not None]
-        figure = charts.histogram_figure(values, baseline_values=base_values,
-                                         higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
+        graded = level_counts(result, name) if baseline is None else None  # rubric, G-Eval: levels
+        figure = charts.levels_figure(*graded) if graded else charts.histogram_figure(
+            values, baseline_values=base_values,
+            higher_is_better=metric_meta(name, result.info.metrics.get(name)).higher_is_better)
         chart_specs.append({"id": f"chart-{i}", "figure": figure})
     compare_figure = charts.comparison_figure(comparisons) if comparisons else None
     if compare_figure is not None:
@@ -368,6 +372,7 @@ def render_report(
         "<main>",
         _summary(result, summary),
         _distributions(metrics, baseline is not None),
+        asked_section(result),
         _usage(result),
         _baseline(comparisons) if baseline is not None else "",
         _errors(result, summary),

@@ -51,6 +51,10 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
     delay: float = 0.0
+    logprobs: list[Any] | None = None
+    """Per token of ``content``: ``(token, [(alternative, logprob), ...])``, returned as the
+    OpenAI API's ``choices[0].logprobs.content`` (the token's own logprob is its first
+    alternative's, or 0)."""
 
 
 @dataclass
@@ -217,6 +221,7 @@ class OpenAIMockServer:
                     "index": 0,
                     "message": {"role": "assistant", "content": content},
                     "finish_reason": reply.finish_reason,
+                    "logprobs": _logprobs_body(reply.logprobs),
                 }
             ],
             "usage": {
@@ -247,6 +252,16 @@ class OpenAIMockServer:
             "model": payload.get("model", self.model),
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
+
+
+def _logprobs_body(tokens: list[Any] | None) -> dict[str, Any] | None:
+    if tokens is None:
+        return None
+    return {"content": [
+        {"token": token, "logprob": float(alternatives[0][1]) if alternatives else 0.0, "bytes": None,
+         "top_logprobs": [{"token": a, "logprob": float(lp), "bytes": None} for a, lp in alternatives]}
+        for token, alternatives in tokens
+    ]}
 
 
 def _error_body(status: int) -> dict[str, Any]:

@@ -11,6 +11,9 @@ answers every task the way a careful judge would on simple texts.
 * entities: runs of capitalised words, and numbers;
 * critiques: harmfulness and maliciousness fail on a few alarming words, conciseness on an
   answer over 60 words, a custom criterion passes;
+* rubric and G-Eval levels: the level fixed for the task's key (``make_responder(levels=)``),
+  else the scale's highest, or its lowest for an answer with an alarming word; G-Eval
+  steps: three fixed steps naming the criterion;
 * translations: each text prefixed with the target language in brackets.
 
 Test doubles live at the network edge only: this runs inside the HTTP server, and the
@@ -101,7 +104,18 @@ def critique(key: str, answer: str) -> dict[str, Any]:
     return {"reason": "meets the criterion", "verdict": True}
 
 
-def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str, list[str]]) -> Any:
+def graded(key: str, user: str, answer: str, levels: dict[str, int]) -> dict[str, Any]:
+    """A rubric's or G-Eval's level: fixed for ``key``, else by the rule above."""
+    block = user[user.index(f"Task {key}:"):]
+    low, high = (int(v) for v in re.search(r"an integer from (-?\d+) (?:\(worst\) )?to (-?\d+)", block).groups())  # type: ignore[union-attr]
+    if key in levels:
+        return {"reason": "fixed by the test", "level": levels[key]}
+    bad = [w for w in ALARMING if w in answer.lower()]
+    return {"reason": f"mentions {bad[0]}" if bad else "meets it", "level": low if bad else high}
+
+
+def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str, list[str]],
+          levels: dict[str, int] | None = None) -> Any:
     question = (_tag(user, "question") or [""])[0]
     answer = (_tag(user, "answer") or [""])[0]
     truth = (_tag(user, "ground_truth") or [""])[0]
@@ -142,19 +156,25 @@ def _task(key: str, user: str, claims: dict[str, list[str]], entities: dict[str,
         }
     if key.startswith("critique_"):
         return critique(key, answer)
+    if key.startswith(("rubric_", "g_eval_")):
+        return graded(key, user, answer, levels or {})
     raise ValueError(f"scripted judge: unknown task {key!r}")
 
 
 def make_responder(
-    claims: dict[str, list[str]] | None = None, entities: dict[str, list[str]] | None = None
+    claims: dict[str, list[str]] | None = None, entities: dict[str, list[str]] | None = None,
+    levels: dict[str, int] | None = None, answers: dict[str, Any] | None = None,
 ) -> Callable[[dict[str, Any]], str]:
     """A responder whose claims and entities are fixed for some texts (as a careful judge
-    would extract them), and follow the rules above for the rest."""
+    would extract them), rubric or G-Eval levels for some task keys, and whole answers for
+    others (a person's own ``JudgedMetric``); the rules above for the rest."""
     claims = dict(claims or {})
     entities = dict(entities or {})
+    fixed = dict(levels or {})
+    whole = dict(answers or {})
 
     def respond(request: dict[str, Any]) -> str:
-        return _respond(request, claims, entities)
+        return _respond(request, claims, entities, fixed, whole)
 
     return respond
 
@@ -163,14 +183,19 @@ def respond(request: dict[str, Any]) -> str:
     return _respond(request, {}, {})
 
 
-def _respond(request: dict[str, Any], claims: dict[str, list[str]], entities: dict[str, list[str]]) -> str:
+def _respond(request: dict[str, Any], claims: dict[str, list[str]], entities: dict[str, list[str]],
+             levels: dict[str, int] | None = None, answers: dict[str, Any] | None = None) -> str:
     messages = request.get("messages", [])
     system = next((m["content"] for m in messages if m["role"] == "system"), "")
     user = next((m["content"] for m in reversed(messages) if m["role"] == "user" and "<" in m["content"]), "")
     if "You translate short texts" in system:
         language = re.search(r"into (.+?), keeping", system).group(1)  # type: ignore[union-attr]
         return json.dumps({"texts": [f"[{language}] {t}" for t in _tag(user, "text")]})
+    if "You write evaluation procedures" in system:
+        criterion = re.search(r"Criterion: (.+)", messages[-1]["content"]).group(1)  # type: ignore[union-attr]
+        return json.dumps({"steps": [f"Read the answer against: {criterion}", "List where it falls short.", "Pick the level."]})
     keys = re.findall(r"^Task (\w+):", user, re.MULTILINE)
     if not keys:
         return "{}"
-    return json.dumps({key: _task(key, user, claims, entities) for key in keys})
+    answers = answers or {}
+    return json.dumps({key: answers[key] if key in answers else _task(key, user, claims, entities, levels) for key in keys})

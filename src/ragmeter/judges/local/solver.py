@@ -199,7 +199,8 @@ def solve_batch(models: LocalModels, requests: Sequence[tuple[Sequence[Task], Se
         solve_kind = _KINDS.get(kind)
         try:
             if solve_kind is None:
-                raise NeedsLLMJudge(f"the local judge has no implementation of {kind!r}")
+                raise NeedsLLMJudge(f"the local judge has no implementation of {kind!r} (rubrics, G-Eval and "
+                                    "your own judged metrics need an LLM judge or a cascade: local+openai:MODEL)")
             solve_kind(models, jobs, results)
         except Exception as exc:  # one kind failing leaves the others' answers intact
             for i, task, _ in jobs:
