@@ -92,7 +92,7 @@ TOUCHES: dict[str, tuple[str, ...]] = {
     # claims of answers (faithfulness) and answer clauses (question coverage)
     "claim_pronouns": (RAG, ANSWER), "hedges": (RAG, ANSWER), "noncommittal": (RAG, ANSWER),
     "question_parts": (ANSWER,),
-    "question_focus": (CTXREL,), "chunk_cosine": (CTXREL,),
+    "question_focus": (CTXREL,), "chunk_cosine": (CTXREL,), "lexical_overlap": (CTXREL,),
 }
 
 

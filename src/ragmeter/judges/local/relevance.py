@@ -113,9 +113,10 @@ class RelevanceScorer:
         return out
 
     @classmethod
-    def combine(cls, cosine: float | None, coverage: float, focus: float) -> float:
-        """The logistic combination of the class docstring."""
-        z = cls.W_COVERAGE * (coverage - cls.COVERAGE_MID) + cls.W_FOCUS * (focus - cls.FOCUS_MID)
+    def combine(cls, cosine: float | None, coverage: float, focus: float, lexical: bool = True) -> float:
+        """The logistic combination of the class docstring (``lexical=False``: the cosine
+        alone, chunk relevance's ``lexical_overlap`` family switched off)."""
+        z = cls.W_COVERAGE * (coverage - cls.COVERAGE_MID) + cls.W_FOCUS * (focus - cls.FOCUS_MID) if lexical else 0.0
         if cosine is not None:
             z += cls.W_COSINE * (cosine - cls.COSINE_MID)
         return 1.0 / (1.0 + math.exp(-z))
