@@ -213,6 +213,9 @@ def write(report: dict[str, dict], path: Path) -> None:
         "fitted": f"{dt.date.today().isoformat()} at {commit or 'an unknown commit'}",
         "kinds": {kind: r["calibration"].as_dict() for kind, r in report.items()},
     }
+    if path.exists():  # refitting some kinds (--kinds) keeps the maps of the others
+        kept = json.loads(path.read_text(encoding="utf-8")).get("kinds", {})
+        payload["kinds"] = {**{k: v for k, v in kept.items() if k not in payload["kinds"]}, **payload["kinds"]}
     path.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     print(f"\nwrote {path.relative_to(ROOT)}")
 
