@@ -25,6 +25,7 @@ from ragmeter.metrics.faithfulness import Faithfulness, faithfulness_score
 from ragmeter.metrics.noise_sensitivity import NoiseSensitivity, noise_sensitivity_score
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
+from ragmeter.metrics.tool_calls import ToolCallAccuracy, ToolCallF1, tool_call_accuracy_score, tool_call_f1_score
 
 __all__ = [
     "ASPECTS",
@@ -45,6 +46,8 @@ __all__ = [
     "Harmfulness",
     "Maliciousness",
     "Metric",
+    "ToolCallAccuracy",
+    "ToolCallF1",
     "MetricScore",
     "NoiseSensitivity",
     "answer_correctness_score",
@@ -67,4 +70,6 @@ __all__ = [
     "register",
     "selection_agreement",
     "summary_score",
+    "tool_call_accuracy_score",
+    "tool_call_f1_score",
 ]
