@@ -118,7 +118,9 @@ def normalize_conversation(record: Any) -> dict[str, Any]:
 def render_history(messages: Iterable[Message]) -> str:
     """The messages as a transcript a judge reads: replies and user turns numbered, tool
     calls with their arguments, tool results under the tool's name."""
+    messages = list(messages)
     lines, users, replies = [], 0, 0
+    tool_names = {c.id: c.name for m in messages for c in m.tool_calls if c.id}
     for m in messages:
         if m.role == "user":
             users += 1
@@ -130,7 +132,8 @@ def render_history(messages: Iterable[Message]) -> str:
             for call in m.tool_calls:
                 lines.append(f"[tool call] {call.name}({json.dumps(call.arguments, ensure_ascii=False, sort_keys=True)})")
         elif m.role == "tool":
-            lines.append(f"[tool result{' ' + m.name if m.name else ''}] {m.content}")
+            tool = m.name or tool_names.get(m.tool_call_id or "")
+            lines.append(f"[tool result{' ' + tool if tool else ''}] {m.content}")
         else:
             lines.append(f"[system] {m.content}")
     return "\n".join(lines)

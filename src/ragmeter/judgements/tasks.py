@@ -17,9 +17,12 @@ from ragmeter.judgements.outputs import (
     Claims,
     Critique,
     Entities,
+    GoalVerdict,
+    Intentions,
     chunk_relevances_type,
     questions_type,
     sentence_selection_type,
+    topic_verdicts_type,
     verdicts_type,
 )
 
@@ -29,7 +32,10 @@ Sections = dict[str, "str | list[str]"]
 Outcome = BaseModel | Exception
 """A task's answer, or the typed error that stopped it."""
 
-SECTION_ORDER = ("question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim")
+SECTION_ORDER = (
+    "question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim",
+    "conversation", "reference", "topic",
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,10 @@ class TaskKind:
     sections: tuple[str, ...]
     items: str = ""  # the numbered section whose length fixes the output (one verdict each)
     output: Callable[[Need, int], type[BaseModel]] = lambda need, n: verdicts_type(n)
+    scope: str = "sample"
+    """What it judges: one question and answer ("sample") or a whole conversation
+    ("conversation"); a sample's facts ask only the kinds of its own scope
+    (``Sample.judged_as``), so a conversation's per-turn judgements never join its own call."""
 
     @property
     def phase(self) -> int:
@@ -68,6 +78,15 @@ TASK_KINDS: dict[str, TaskKind] = {
     "relevant_sentences": TaskKind(("question", "sentence"), items="sentence", output=lambda need, n: sentence_selection_type(n)),
     "entities": TaskKind(("ground_truth", "context"), output=lambda need, n: Entities),
     "critique": TaskKind(("question", "answer", "context"), output=lambda need, n: Critique),
+    # the numbered user messages / replies are not shown again (the transcript numbers them);
+    # they only fix how many verdicts the reply must hold
+    "agent_goal": TaskKind(("conversation",), output=lambda need, n: GoalVerdict, scope="conversation"),
+    "agent_goal_with_reference": TaskKind(
+        ("conversation", "reference"), output=lambda need, n: GoalVerdict, scope="conversation"),
+    "topic_adherence": TaskKind(
+        ("conversation", "topic"), items="user_turn", output=lambda need, n: topic_verdicts_type(n), scope="conversation"),
+    "knowledge_retention": TaskKind(("conversation",), items="assistant_turn", scope="conversation"),
+    "conversation_completeness": TaskKind(("conversation",), output=lambda need, n: Intentions, scope="conversation"),
 }
 
 for _prompt in DEPENDS_ON:

@@ -13,7 +13,8 @@ from typing import Any, Sequence
 from ragmeter.conversations import ToolCall
 from ragmeter.data import Sample
 from ragmeter.facts import SampleFacts
-from ragmeter.metrics.base import Metric, register
+from ragmeter.metrics.base import register
+from ragmeter.metrics.conversation import ConversationMetric
 from ragmeter.metrics.score import MetricScore
 
 
@@ -87,16 +88,11 @@ def _show(calls: Sequence[ToolCall]) -> str:
     return ", ".join(f"{c.name}({', '.join(f'{k}={v!r}' for k, v in c.arguments.items())})" for c in calls) or "none"
 
 
-class ToolCallMetric(Metric):
+class ToolCallMetric(ConversationMetric):
     """Needs a conversation with reference calls; reads them off the sample, no judge."""
 
     required = ("messages", "reference_tool_calls")
     empty_is_data = ("reference_tool_calls",)  # "no call should be made" is a reference
-
-    def missing_inputs(self, sample: Sample) -> list[str]:
-        # a single-turn sample has neither field: it is missing both, not an error
-        return [f for f in self.required if not getattr(sample, f, None) and f not in self.empty_is_data
-                or getattr(sample, f, None) is None]
 
     def verdicts(self, predicted: list[ToolCall], reference: list[ToolCall]) -> dict[str, Any]:
         return {"predicted": [c.model_dump(exclude={"id"}) for c in predicted],

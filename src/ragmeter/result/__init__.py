@@ -188,6 +188,14 @@ class EvaluationResult(BaseModel):
             records.append(record)
         return pd.DataFrame.from_records(records)
 
+    def turns_to_pandas(self) -> Any:
+        """One row per turn of each conversation for the metrics scored per turn: the
+        conversation's row and id, the metric, the turn, its question and answer, its score,
+        reason and error (``to_pandas`` has the conversations' means)."""
+        from ragmeter.result.turns import turns_frame
+
+        return turns_frame(self)
+
     def save(self, path: str | Path) -> Path:
         """JSON (``.json``) or Parquet (``.parquet``: one row per sample, run info in the
         file's metadata); written atomically."""
