@@ -234,3 +234,23 @@ def test_cli_evaluates_a_file_of_conversations(server, tmp_path):
     assert "conversation 'bad': turn 1: unknown role 'x'" in result.output
     saved = json.loads(out.read_text())
     assert saved["samples"][0]["scores"]["faithfulness"]["verdicts"][1]["value"] == 0.5
+
+
+def test_a_saved_result_keeps_its_conversations_and_the_report_shows_them_turn_by_turn(server, tmp_path):
+    from ragmeter import EvaluationResult
+    from ragmeter.conversations import ConversationSample
+    from ragmeter.report import render_report
+    from ragmeter.report.payload import sample_record
+
+    result = run(server, [RAG_CHAT], ["faithfulness", "tool_call_accuracy"], retrieval_tools=["search"])
+    back = EvaluationResult.load(result.save(tmp_path / "result.json"))
+    sample = back.samples[0].sample
+    assert isinstance(sample, ConversationSample) and sample.fingerprint() == result.samples[0].sample.fingerprint()
+    assert back["faithfulness"] == [0.75] and back.turns_to_pandas().value.tolist() == [1.0, 0.5]
+    record = sample_record(back.samples[0], ["faithfulness", "tool_call_accuracy"])
+    assert record["conv"][1] == {"role": "assistant", "text": "", "calls": ['search({"q": "capital of France"})'],
+                                 "tool": None, "ctx": None}
+    assert [m["role"] for m in record["conv"]].count("user") == 3
+    assert [t["turn"] for t in record["s"][0]["vd"]] == [1, 2]  # each turn's score and reason on the card
+    page = render_report(back)
+    assert "conversationBlock" in page and "Paris lies on the Loire" in page

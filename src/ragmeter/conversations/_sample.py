@@ -29,7 +29,9 @@ MESSAGE_KEYS = ("messages", "user_input", "conversation", "chat_history")
 REFERENCE_KEYS = ("reference", "ground_truth")
 ID_KEYS = ("id", "conversation_id", "session_id")
 CONVERSATION_FIELDS = ("messages", "reference_tool_calls", "reference_topics", "retrieval_tools")
-_KNOWN = frozenset(MESSAGE_KEYS + REFERENCE_KEYS + ID_KEYS + CONVERSATION_FIELDS) | {"metadata"}
+_DERIVED = ("question", "answer", "contexts", "reference_contexts", "retrieved_context_ids", "reference_context_ids")
+"""Sample fields a conversation computes from its messages (read back from a saved result, not data)."""
+_KNOWN = frozenset(MESSAGE_KEYS + REFERENCE_KEYS + ID_KEYS + CONVERSATION_FIELDS + _DERIVED) | {"metadata"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,11 @@ def normalize_conversation(record: Any) -> dict[str, Any]:
             # the turn is what a person looks for in a chat log; the field is where to fix it
             exc.detail = f"turn {k + 1}: {getattr(exc, 'detail', str(exc))}"  # type: ignore[attr-defined]
             raise
+    # a tool result names its tool through the call's id only (OpenAI): name it, so a
+    # retrieval tool is recognised and the transcript says which tool answered
+    called = {c.id: c.name for m in messages for c in m.tool_calls if c.id}
+    messages = [m.model_copy(update={"name": called[m.tool_call_id]})
+                if m.role == "tool" and not m.name and m.tool_call_id in called else m for m in messages]
     references = _json_cell(data.get("reference_tool_calls"), "reference_tool_calls")
     ref_calls = None
     if isinstance(references, (list, tuple)) or not is_missing(references):

@@ -127,6 +127,12 @@ def sample_record(sample: SampleResult, metrics: list[str], baseline: SampleResu
     }
     if more:
         record["more"] = more
+    messages = getattr(data, "messages", None)  # a conversation: shown turn by turn
+    if messages:
+        record["conv"] = [{"role": m.role, "text": _text(m.content),
+                           "calls": [f"{c.name}({json.dumps(c.arguments, ensure_ascii=False)})" for c in m.tool_calls],
+                           "tool": m.name, "ctx": len(m.contexts) if m.contexts is not None else None}
+                          for m in messages]
     if baseline is not None:
         scores = [baseline.scores.get(name) for name in metrics]
         record["b"] = [s.value if s is not None else None for s in scores]

@@ -10,10 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SerializeAsAny, field_validator
 
 from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.usage import Usage
+from ragmeter.conversations import ConversationSample
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
@@ -24,8 +25,16 @@ from ragmeter.result.totals import MetricSummary, Totals
 class SampleResult(BaseModel):
     row: int
     id: str | None = None
-    sample: Sample
+    sample: SerializeAsAny[Sample]  # a conversation is saved with its messages
     scores: dict[str, MetricScore] = Field(default_factory=dict)
+
+    @field_validator("sample", mode="before")
+    @classmethod
+    def _conversation(cls, value: Any) -> Any:
+        """A saved conversation (it has messages) loads back as one, not as a bare sample."""
+        if isinstance(value, dict) and "messages" in value:
+            return ConversationSample.model_validate(value)
+        return value
 
 
 class RunInfo(BaseModel):
