@@ -83,3 +83,30 @@ def test_a_single_turn_sample_is_missing_the_conversation_not_an_error():
     score = result.samples[0].scores["tool_call_accuracy"]
     assert score.value is None and score.error.kind == "MissingInput"
     assert "'messages', 'reference_tool_calls'" in score.reason
+
+
+def test_conversation_runs_are_recorded_and_gated_like_any_other(tmp_path):
+    from typer.testing import CliRunner
+
+    from ragmeter import EvaluationResult, evaluate_conversations
+    from ragmeter.cli.app import app
+    from ragmeter.conversations import ConversationSample
+    from ragmeter.runs import Record, RunStore
+
+    store = str(tmp_path / "runs.db")
+    kw = dict(journal=False, cache=False, show_progress=False)
+    good = [c for c in CASES if c["id"] in ("exact", "two_in_order")]
+    worse = [c for c in CASES if c["id"] in ("wrong_argument", "two_swapped")]
+    record = Record(store=store, tags=["agent"])
+    base = evaluate_conversations(good, ["tool_call_accuracy", "tool_call_f1"], record=record,
+                                  out=tmp_path / "base.json", **kw)
+    loaded = RunStore(store).load(record.run)
+    assert loaded == EvaluationResult.load(tmp_path / "base.json") and loaded["tool_call_accuracy"] == [1.0, 1.0]
+    assert isinstance(loaded.samples[1].sample, ConversationSample) and len(loaded.samples[1].sample.tool_calls) == 2
+    assert base.info.recorded_as == record.run
+    evaluate_conversations(worse, ["tool_call_accuracy", "tool_call_f1"], record=False, out=tmp_path / "new.json", **kw)
+    gate = CliRunner().invoke(app, ["gate", str(tmp_path / "new.json"), "--min", "tool_call_accuracy=0.9"],
+                              env={"COLUMNS": "200"})
+    assert gate.exit_code == 1 and "tool_call_accuracy" in gate.output
+    passed = CliRunner().invoke(app, ["gate", str(tmp_path / "base.json"), "--min", "tool_call_accuracy=0.9"])
+    assert passed.exit_code == 0, passed.output
