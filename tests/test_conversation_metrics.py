@@ -248,9 +248,31 @@ def test_a_saved_result_keeps_its_conversations_and_the_report_shows_them_turn_b
     assert isinstance(sample, ConversationSample) and sample.fingerprint() == result.samples[0].sample.fingerprint()
     assert back["faithfulness"] == [0.75] and back.turns_to_pandas().value.tolist() == [1.0, 0.5]
     record = sample_record(back.samples[0], ["faithfulness", "tool_call_accuracy"])
-    assert record["conv"][1] == {"role": "assistant", "text": "", "calls": ['search({"q": "capital of France"})'],
-                                 "tool": None, "ctx": None}
+    assert record["conv"][1] == {"role": "assistant", "tool_calls": [{"name": "search", "arguments": {"q": "capital of France"}}]}
+    assert record["conv"][2]["name"] == "search"  # the tool result, named after its call
+    assert record["more"]["retrieval tools"] == ["search"]
     assert [m["role"] for m in record["conv"]].count("user") == 3
     assert [t["turn"] for t in record["s"][0]["vd"]] == [1, 2]  # each turn's score and reason on the card
     page = render_report(back)
     assert "conversationBlock" in page and "Paris lies on the Loire" in page
+
+
+def test_labels_on_conversation_metrics_align_with_the_judge(server, tmp_path):
+    from ragmeter.align import align, load_labels
+
+    path = tmp_path / "labels.jsonl"
+    rows = [dict(BOOKING, labels={"knowledge_retention": 0.75, "agent_goal_accuracy": 0}, note="steak for a vegan"),
+            dict(WEATHER, labels={"knowledge_retention": 0.25, "agent_goal_accuracy": 1}),
+            {"id": "broken", "messages": [{"role": "user"}, {"role": "assistant", "tool_calls": "x"}], "labels": {"x": 1}}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    labels = load_labels(path)
+    assert [s.sample.id for s in labels.samples] == ["booking", "weather"]
+    assert labels.errors[0].field == "messages[1].tool_calls" and labels.errors[0].line == 3
+    report = align(labels, judge=f"openai:mock@{server.base_url}", cache=False, judge_options={"timeout": 5.0})
+    by_metric = report.runs[0].metrics
+    # the judge agrees on both goals; on retention it says 0.75 and 1.0 against labels 0.75 and 0.25
+    goal, retention = by_metric["agent_goal_accuracy"], by_metric["knowledge_retention"]
+    assert goal.n == 2 and goal.scores == goal.labels == [0.0, 1.0]
+    assert retention.scores == [0.75, 1.0] and retention.labels == [0.75, 0.25]
+    assert retention.confusion == {"tp": 1, "fp": 1, "fn": 0, "tn": 0}  # passes at 0.5: the judge passes 0.25
+    assert report.runs[0].calls == 2  # one call per conversation for both metrics

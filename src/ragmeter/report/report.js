@@ -174,12 +174,14 @@
     var items = conv.map(function (m) {
       var label = m.role;
       if (m.role === "user") label = "user " + (++user);
-      else if (m.role === "assistant" && m.text) label = "assistant " + (++reply);
-      else if (m.role === "tool" && m.tool) label = "tool " + m.tool;
+      else if (m.role === "assistant" && m.content) label = "assistant " + (++reply);
+      else if (m.role === "tool" && m.name) label = "tool " + m.name;
       var parts = [el("b", { className: "role", text: label })];
-      if (m.text) parts.push(el("div", { className: "text", text: m.text }));
-      (m.calls || []).forEach(function (c) { parts.push(el("code", { className: "call", text: "→ " + c })); });
-      if (m.ctx !== null && m.ctx !== undefined) parts.push(el("span", { className: "muted", text: " (" + m.ctx + " contexts)" }));
+      if (m.content) parts.push(el("div", { className: "text", text: m.content }));
+      (m.tool_calls || []).forEach(function (c) {
+        parts.push(el("code", { className: "call", text: "→ " + c.name + "(" + JSON.stringify(c.arguments || {}) + ")" }));
+      });
+      if (m.contexts) parts.push(el("span", { className: "muted", text: " (" + m.contexts.length + " contexts)" }));
       return el("li", { className: "msg " + m.role }, parts);
     });
     return el("div", { className: "field" }, [el("h4", { text: "Conversation (" + conv.length + " messages)" }),
