@@ -86,4 +86,5 @@ class PerTurn(Metric):
                                verdicts=kept, error=first.error)
         listed = ", ".join(f"turn {k['turn']} " + (f"{k['value']:.2f}" if k["value"] is not None else "failed")
                            for k in kept)
-        return MetricScore.ok(value, f"mean of {sum(sc.value is not None for sc in scores)} turns: {listed}", kept)
+        scored = sum(sc.value is not None for sc in scores)
+        return MetricScore.ok(value, f"mean of {scored} turn{'' if scored == 1 else 's'}: {listed}", kept)
