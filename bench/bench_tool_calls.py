@@ -15,6 +15,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
@@ -45,20 +46,20 @@ def ragmeter_scores() -> dict[str, dict[str, float]]:
     return out
 
 
-def ragas_shape() -> list[dict]:
-    """The cases as Ragas reads them: message types and flat calls (from ragmeter's parse,
-    so both tools see the very same arguments)."""
-    shaped = []
-    for sample in load_conversations(CASES):
-        kinds = {"user": "human", "assistant": "ai", "tool": "tool", "system": "human"}
-        shaped.append({
-            "id": sample.id,
-            "messages": [{"type": kinds[m.role], "content": m.content,
-                          "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in m.tool_calls]}
-                         for m in sample.messages],
-            "reference_tool_calls": [{"name": c.name, "arguments": c.arguments} for c in sample.reference_tool_calls],
-        })
-    return shaped
+def ragas_messages(sample: Any) -> list[dict[str, Any]]:
+    """A conversation's messages as Ragas reads them: human / ai / tool, flat calls (from
+    ragmeter's parse, so both tools see the very same arguments)."""
+    kinds = {"user": "human", "assistant": "ai", "tool": "tool", "system": "human"}
+    return [{"type": kinds[m.role], "content": m.content,
+             "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in m.tool_calls]}
+            for m in sample.messages]
+
+
+def ragas_shape() -> list[dict[str, Any]]:
+    """The cases as Ragas reads them."""
+    return [{"id": sample.id, "messages": ragas_messages(sample),
+             "reference_tool_calls": [{"name": c.name, "arguments": c.arguments} for c in sample.reference_tool_calls]}
+            for sample in load_conversations(CASES)]
 
 
 def ragas_scores(python: Path) -> tuple[str, dict[str, dict[str, float]]]:

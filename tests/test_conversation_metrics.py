@@ -276,3 +276,16 @@ def test_labels_on_conversation_metrics_align_with_the_judge(server, tmp_path):
     assert retention.scores == [0.75, 1.0] and retention.labels == [0.75, 0.25]
     assert retention.confusion == {"tp": 1, "fp": 1, "fn": 0, "tn": 0}  # passes at 0.5: the judge passes 0.25
     assert report.runs[0].calls == 2  # one call per conversation for both metrics
+
+
+def test_the_calls_bench_ragmeter_side_asks_once_per_conversation_and_scores_the_hand_judgements():
+    from bench.bench_conversation_calls import run_ragmeter
+
+    meter, scores = run_ragmeter()
+    # goal achieved or not; topic F1 from (answered, on topic) per user message, e.g. refund:
+    # TP 1, FN 2 -> precision 1, recall 1/3, f1 0.5; weather: TP 2, FP 1 -> 2/3 and 1, f1 0.8
+    assert scores == {"booking": {"agent_goal_accuracy": 1.0, "topic_adherence": 1.0},
+                      "refund": {"agent_goal_accuracy": 0.0, "topic_adherence": pytest.approx(0.5)},
+                      "weather": {"agent_goal_accuracy": 1.0, "topic_adherence": pytest.approx(0.8)},
+                      "flight": {"agent_goal_accuracy": 1.0, "topic_adherence": 1.0}}
+    assert dict(meter.calls) == {"booking": 1, "refund": 1, "weather": 1, "flight": 1}
