@@ -158,6 +158,7 @@ def list_metrics() -> None:
 
     table = Table("metric", "needs", "uses", "what it says")
     table.columns[0].no_wrap = True
+    table.columns[1].min_width = 18  # a pair of field names on one line, even at 80 columns
     for name, cls in sorted(available_metrics().items()):
         metric = cls()
         uses = [w for w, flag in (("judge", metric.uses_judge), ("embedder", metric.uses_embedder)) if flag]
