@@ -34,8 +34,7 @@ from typing import Any, Awaitable, Callable, Sequence
 
 from ragmeter.adapters.output import context_text, read_output
 from ragmeter.adapters.run import AppError, defined_in, load_object
-from ragmeter.conversations import ConversationSample, Message
-from ragmeter.conversations import load_conversations
+from ragmeter.conversations import Message, load_conversations, read_message
 from ragmeter.data import Dataset, RowError
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
@@ -101,7 +100,7 @@ def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Messa
     if hasattr(value, "sources") and hasattr(value, "response"):
         value = _agent_response(value, turn)
     if isinstance(value, (list, tuple)):
-        read = [Message.model_validate(m) if isinstance(m, Message) else _read(m, k) for k, m in enumerate(value)]
+        read = [read_message(m, f"reply message {k}") for k, m in enumerate(value)]
         if len(read) >= len(sent) and [(m.role, m.content) for m in read[:len(sent)]] == [(m.role, m.content) for m in sent]:
             read = read[len(sent):]  # the whole conversation came back (agents do): the new part
         if not read:
@@ -109,11 +108,6 @@ def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Messa
         return read
     output = read_output(value)
     return [Message(role="assistant", content=output.answer, contexts=list(output.contexts))]
-
-
-def _read(raw: Any, k: int) -> Message:
-    sample = ConversationSample.model_validate({"messages": [raw]})  # the one reader of every shape
-    return sample.messages[0]
 
 
 def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
@@ -137,6 +131,8 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
             out.append((row, record))
             continue
         turns = record.get("turns") if isinstance(record, dict) else None
+        if hasattr(turns, "tolist"):  # a DataFrame cell
+            turns = turns.tolist()
         if turns is None and isinstance(record, dict) and "messages" in record:
             turns = [m.get("content") for m in record["messages"] if isinstance(m, dict) and m.get("role") == "user"]
         if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):

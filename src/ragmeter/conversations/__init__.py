@@ -8,8 +8,9 @@
 """
 
 from ragmeter.conversations._load import conversation, load_conversations
-from ragmeter.conversations._message import Message
+from ragmeter.conversations._message import Message, read_message
 from ragmeter.conversations._sample import ConversationSample, Turn, render_history
 from ragmeter.conversations._tool_call import ToolCall
 
-__all__ = ["ConversationSample", "Message", "ToolCall", "Turn", "conversation", "load_conversations", "render_history"]
+__all__ = ["ConversationSample", "Message", "ToolCall", "Turn", "conversation", "load_conversations", "read_message",
+           "render_history"]
