@@ -246,6 +246,7 @@ def test_a_saved_result_keeps_its_conversations_and_the_report_shows_them_turn_b
     back = EvaluationResult.load(result.save(tmp_path / "result.json"))
     sample = back.samples[0].sample
     assert isinstance(sample, ConversationSample) and sample.fingerprint() == result.samples[0].sample.fingerprint()
+    assert EvaluationResult.load(result.save(tmp_path / "result.parquet")) == back  # Parquet keeps it whole too
     assert back["faithfulness"] == [0.75] and back.turns_to_pandas().value.tolist() == [1.0, 0.5]
     record = sample_record(back.samples[0], ["faithfulness", "tool_call_accuracy"])
     assert record["conv"][1] == {"role": "assistant", "tool_calls": [{"name": "search", "arguments": {"q": "capital of France"}}]}
