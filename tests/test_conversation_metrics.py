@@ -290,3 +290,14 @@ def test_the_calls_bench_ragmeter_side_asks_once_per_conversation_and_scores_the
                       "weather": {"agent_goal_accuracy": 1.0, "topic_adherence": pytest.approx(0.8)},
                       "flight": {"agent_goal_accuracy": 1.0, "topic_adherence": 1.0}}
     assert dict(meter.calls) == {"booking": 1, "refund": 1, "weather": 1, "flight": 1}
+
+
+def test_the_local_judge_scores_each_turn_itself_and_declines_only_the_conversation_judgements():
+    result = evaluate_conversations([RAG_CHAT], ["faithfulness", "agent_goal_accuracy"], retrieval_tools=["search"],
+                                    judge="local", show_progress=False, journal=False, record=False, cache=False)
+    faith = result.samples[0].scores["faithfulness"]
+    assert faith.error is None and [t["turn"] for t in faith.verdicts] == [1, 2]
+    assert faith.verdicts[0]["value"] == 1.0  # "Paris is the capital of France." is the passage itself
+    assert [v["claim"] for v in faith.verdicts[1]["verdicts"]][-1] == "Paris lies on the Loire."
+    assert result.samples[0].scores["agent_goal_accuracy"].error.kind == "NeedsLLMJudge"
+    assert result.usage["judge"].calls == 0
