@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from bench.tool_call_cases import CASES  # noqa: E402
 from ragmeter.conversations import load_conversations  # noqa: E402
-from ragmeter.metrics.tool_calls import ToolCallAccuracy, ToolCallF1  # noqa: E402
+from ragmeter.metrics import ToolCallAccuracy, ToolCallF1  # noqa: E402
 
 RAGAS_PYTHON = HERE / ".venv-ragas" / "bin" / "python"
 TOLERANCE = 5e-5  # half of Ragas' last kept decimal

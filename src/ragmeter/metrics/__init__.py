@@ -30,7 +30,8 @@ from ragmeter.metrics.per_turn import PerTurn, turns_mean
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
 from ragmeter.metrics.topic_adherence import TopicAdherence, topic_adherence_score
-from ragmeter.metrics.tool_calls import ToolCallAccuracy, ToolCallF1, tool_call_accuracy_score, tool_call_f1_score
+from ragmeter.metrics.tool_call_accuracy import ToolCallAccuracy, tool_call_accuracy_score
+from ragmeter.metrics.tool_call_f1 import ToolCallF1, tool_call_f1_score
 
 __all__ = [
     "AgentGoalAccuracy",
