@@ -5,9 +5,10 @@
     result.summary(); result.to_pandas(); result.save("result.json")
 """
 
+from ragmeter.conversations import ConversationSample, load_conversations
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.embedders import Embedder, get_embedder
-from ragmeter.engine import aestimate, aevaluate, estimate, evaluate
+from ragmeter.engine import aestimate, aevaluate, aevaluate_conversations, estimate, evaluate, evaluate_conversations
 from ragmeter.errors import ErrorInfo, RagmeterError
 from ragmeter.judges import Judge, JudgeOptions, get_judge
 from ragmeter.metrics import GEval, JudgedMetric, Metric, MetricScore, Rubric, available_metrics, get_metric, metric
@@ -15,6 +16,7 @@ from ragmeter.result import EvaluationResult
 from ragmeter.version import __version__
 
 __all__ = [
+    "ConversationSample",
     "Dataset",
     "Embedder",
     "ErrorInfo",
@@ -32,11 +34,14 @@ __all__ = [
     "Sample",
     "aestimate",
     "aevaluate",
+    "aevaluate_conversations",
     "available_metrics",
     "estimate",
     "evaluate",
+    "evaluate_conversations",
     "get_embedder",
     "get_judge",
     "get_metric",
     "metric",
+    "load_conversations",
 ]

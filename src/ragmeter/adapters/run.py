@@ -64,7 +64,12 @@ def load_app(spec: str) -> App:
 
     ``NAME`` is a callable, a LangChain Runnable (a chain) or a LlamaIndex query engine; the
     last two are wrapped with their adapter (``langchain_app``, ``llamaindex_app``), so the
-    object a user already has needs no wrapper function. The current directory is importable,
+    object a user already has needs no wrapper function. See ``load_object``."""
+    return as_app(load_object(spec), spec)
+
+
+def load_object(spec: str) -> Any:
+    """The object ``"package.module:NAME"`` (or ``"path/to/file.py:NAME"``) names. The current directory is importable,
     as with ``python -m``; a file's own folder is too, so it can import the modules beside it
     as it does when run as a script. Raises ``ValueError`` with what went wrong (bad spec,
     module not found, no such attribute, not an app)."""
@@ -96,10 +101,10 @@ def load_app(spec: str) -> App:
         if not hasattr(target, part):
             raise ValueError(f"module {module_name!r} has no attribute {attr!r}")
         target = getattr(target, part)
-    return as_app(target, spec)
+    return target
 
 
-def _defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
+def defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
     """Whether ``obj`` is an instance of a class named one of ``class_names`` from ``package``,
     checked by name so that neither framework is imported to ask."""
     return any(cls.__name__ in class_names and cls.__module__.startswith(package) for cls in type(obj).__mro__)
@@ -108,11 +113,11 @@ def _defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
 def as_app(target: Any, spec: str | None = None) -> App:
     """``target`` as an app ``run_app`` can call: a LangChain Runnable or a LlamaIndex query
     engine wrapped with its adapter, any other callable as it is."""
-    if _defined_in(target, "langchain_core", ("Runnable",)):
+    if defined_in(target, "langchain_core", ("Runnable",)):
         from ragmeter.adapters.langchain import langchain_app
 
         return langchain_app(target)
-    if _defined_in(target, "llama_index.core", ("BaseQueryEngine",)):
+    if defined_in(target, "llama_index.core", ("BaseQueryEngine",)):
         from ragmeter.adapters.llamaindex import llamaindex_app
 
         return llamaindex_app(target)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.conversations import CONVERSATIONS_HELP, RETRIEVAL_TOOL_HELP, conversation_run
 from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
 from ragmeter.cli.metric_options import (
     all_prompts, g_eval_option, load_written, metrics_file_option, print_g_eval_steps, print_metrics_file, rubric_option,
@@ -66,6 +67,8 @@ def evaluate(
     store: Optional[str] = typer.Option(None, "--store", help="Run store: path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+    conversations: bool = typer.Option(False, "--conversations", help=CONVERSATIONS_HELP),
+    retrieval_tool: list[str] = typer.Option([], "--retrieval-tool", help=RETRIEVAL_TOOL_HELP),
 ) -> None:
     """Evaluate a dataset and print a summary table (and write --out).
 
@@ -107,11 +110,15 @@ def evaluate(
         }
     if (empty := empty_message(data)) is not None:
         fail(f"nothing to score: {empty}", EXIT_FAILED)
+    inputs: Any = data
+    if conversations:
+        with plain_errors():
+            inputs, chosen = conversation_run(data, chosen, retrieval_tool)
     if dry_run:
         from ragmeter.engine import estimate
 
         with plain_errors(), keys_not_needed():
-            guess = estimate(data, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
+            guess = estimate(inputs, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
@@ -123,7 +130,7 @@ def evaluate(
         the_embedder = embedder if engine == "ray" else get_embedder(
             embedder, cache=cache or None, threads=threads, timeout=timeout, max_attempts=max_attempts)
         result = run_evaluate(
-            data,
+            inputs,
             chosen,
             judge=judge,
             embedder=the_embedder,
@@ -164,6 +171,7 @@ def list_metrics(
 
     table = Table("metric", "needs", "uses", "what it says")
     table.columns[0].no_wrap = True
+    table.columns[1].min_width = 18  # a pair of field names on one line, even at 80 columns
     for name, cls in sorted(available_metrics().items()):
         metric = cls()
         uses = [w for w, flag in (("judge", metric.uses_judge), ("embedder", metric.uses_embedder)) if flag]

@@ -41,6 +41,13 @@ ENTITIES = Need("entities", "entities")
 CONTEXT_USEFULNESS = Need("context_usefulness", "context_usefulness")
 CHUNK_RELEVANCE = Need("chunk_relevance", "chunk_relevance")
 
+# about a whole conversation (``TaskKind.scope == "conversation"``): one call per conversation
+AGENT_GOAL = Need("agent_goal", "agent_goal")
+AGENT_GOAL_WITH_REFERENCE = Need("agent_goal_with_reference", "agent_goal_with_reference")
+TOPIC_ADHERENCE = Need("topic_adherence", "topic_adherence")
+KNOWLEDGE_RETENTION = Need("knowledge_retention", "knowledge_retention")
+CONVERSATION_COMPLETENESS = Need("conversation_completeness", "conversation_completeness")
+
 
 def answer_questions(n: int) -> Need:
     if n < 1:

@@ -10,10 +10,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SerializeAsAny, field_validator
 
 from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.usage import Usage
+from ragmeter.conversations import ConversationSample
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
@@ -24,8 +25,16 @@ from ragmeter.result.totals import MetricSummary, Totals
 class SampleResult(BaseModel):
     row: int
     id: str | None = None
-    sample: Sample
+    sample: SerializeAsAny[Sample]  # a conversation is saved with its messages
     scores: dict[str, MetricScore] = Field(default_factory=dict)
+
+    @field_validator("sample", mode="before")
+    @classmethod
+    def _conversation(cls, value: Any) -> Any:
+        """A saved conversation (it has messages) loads back as one, not as a bare sample."""
+        if isinstance(value, dict) and "messages" in value:
+            return ConversationSample.model_validate(value)
+        return value
 
 
 class RunInfo(BaseModel):
@@ -187,6 +196,14 @@ class EvaluationResult(BaseModel):
                 record[f"{name}_error"] = str(score.error) if score and score.error else None
             records.append(record)
         return pd.DataFrame.from_records(records)
+
+    def turns_to_pandas(self) -> Any:
+        """One row per turn of each conversation for the metrics scored per turn: the
+        conversation's row and id, the metric, the turn, its question and answer, its score,
+        reason and error (``to_pandas`` has the conversations' means)."""
+        from ragmeter.result.turns import turns_frame
+
+        return turns_frame(self)
 
     def save(self, path: str | Path) -> Path:
         """JSON (``.json``) or Parquet (``.parquet``: one row per sample, run info in the

@@ -1,7 +1,8 @@
 """The Parquet form of a result: one row per sample, the run's info in the file's metadata.
 
 Columns: ``row``, ``id``, the sample's fields (lists of strings as lists, ``metadata`` as
-JSON text), then for each metric ``<m>`` (float, null when the score failed),
+JSON text), ``conversation`` (a conversation's own record as JSON text: its messages and
+references; null for a single-turn sample), then for each metric ``<m>`` (float, null when the score failed),
 ``<m>_reason``, ``<m>_error`` (JSON of the typed error, null when scored) and
 ``<m>_verdicts`` (JSON). The key ``ragmeter`` of the schema metadata holds ``info``,
 ``usage`` and ``input_errors`` as JSON, written when the run finishes. Reading it back gives
@@ -28,6 +29,7 @@ def parquet_schema(metrics: list[str]) -> Any:
     fields = [("row", pa.int64()), ("id", pa.string())]
     fields += [(name, pa.list_(pa.string()) if name in LIST_COLUMNS else pa.string()) for name in FIELDS]
     fields.append(("metadata", pa.string()))
+    fields.append(("conversation", pa.string()))
     for m in metrics:
         fields += [(m, pa.float64()), (f"{m}_reason", pa.string()), (f"{m}_error", pa.string()),
                    (f"{m}_verdicts", pa.string())]
@@ -47,6 +49,8 @@ def append_sample(columns: dict[str, list[Any]], sample: Any, metrics: list[str]
         value = getattr(s, name)
         columns[name].append([str(v) for v in value] if isinstance(value, list) else value)
     columns["metadata"].append(json.dumps(s.metadata, ensure_ascii=False, default=str) if s.metadata else None)
+    columns["conversation"].append(json.dumps(s.to_record(), ensure_ascii=False, default=str)
+                                   if getattr(s, "messages", None) else None)
     for m in metrics:
         score: MetricScore | None = sample.scores.get(m)
         columns[m].append(score.value if score else None)
@@ -92,8 +96,9 @@ def read_parquet_result(path: Path) -> Any:
                         verdicts=json.loads(verdicts) if verdicts is not None else None,
                         error=ErrorInfo.model_validate_json(error) if error else None,
                     )
-                samples.append(SampleResult(row=rec["row"], id=rec.get("id"), sample=Sample.model_validate(fields),
-                                            scores=scores))
+                # a conversation loads back whole from its own record (SampleResult reads it)
+                sample = json.loads(rec["conversation"]) if rec.get("conversation") else Sample.model_validate(fields)
+                samples.append(SampleResult(row=rec["row"], id=rec.get("id"), sample=sample, scores=scores))
     return EvaluationResult(
         info=info,
         samples=samples,
