@@ -1,5 +1,8 @@
-"""The import rules the code base keeps, checked on every module's syntax tree:
+"""The import rules the code base keeps, checked on every module's syntax tree (package
+``__init__`` files included):
 
+* each package sits in one layer of ``LAYERS`` and imports only from its own package or
+  from a layer below (docs/concepts.md draws the same list);
 * no module imports a private name (``_x``) from another module, and no private module
   (``_x.py``) is imported from outside its own package;
 * no import cycle between modules (imports inside functions count: a lazy import still
@@ -34,6 +37,39 @@ def modules() -> dict[str, Path]:
 
 
 ALL = modules()
+
+LAYERS: list[set[str]] = [
+    {"errors", "version", "names"},
+    {"extras"},
+    {"calls", "text", "data", "testing"},
+    {"prompts"},
+    {"judgements"},
+    {"embedders"},
+    {"judges"},
+    {"facts"},
+    {"metrics"},
+    {"result"},
+    {"engine", "runs", "ingest"},
+    {"api", "gate"},
+    {"align", "adapters", "monitor"},
+    {"report"},
+    {"ragmeter"},
+    {"testset_gen"},
+    {"hub", "demo", "ui", "pytest_plugin"},
+    {"cli"},
+]
+"""Lowest first. ``ragmeter.X`` (module or package) is the unit ``X``; ``ragmeter`` is the
+package's own ``__init__`` (the public API); ``testset_gen`` is one unit, which ragmeter's
+faces reach only lazily. Packages in one layer do not import each other: the run store does
+not know the gate, the engine does not know the store (its caller hands it a recorder)."""
+
+TESTSET_GEN_MAY_USE = {
+    "ragmeter", "ragmeter.calls", "ragmeter.data", "ragmeter.embedders", "ragmeter.engine", "ragmeter.errors",
+    "ragmeter.extras", "ragmeter.judgements", "ragmeter.judges", "ragmeter.prompts", "ragmeter.testing",
+    "ragmeter.text",
+}
+"""The ragmeter packages testset_gen builds on: data, the judge seam and its vocabulary,
+prompts, text tools, the engine's loop. Not metrics, facts, results, the store or the faces."""
 
 
 def package_of(module: str) -> str:
@@ -96,13 +132,59 @@ def test_no_private_name_crosses_a_package():
     assert not problems, "\n".join(problems)
 
 
+def unit(module: str) -> str:
+    parts = module.split(".")
+    return "testset_gen" if parts[0] == "testset_gen" else parts[1] if len(parts) > 1 else "ragmeter"
+
+
+def layer(module: str) -> int:
+    found = [n for n, units in enumerate(LAYERS) if unit(module) in units]
+    assert found, f"{module}: package {unit(module)!r} is in no layer of LAYERS; add it where it belongs"
+    return found[0]
+
+
+def test_every_package_is_in_exactly_one_layer():
+    units = [u for layer_units in LAYERS for u in layer_units]
+    assert len(units) == len(set(units))
+    assert {unit(m) for m in ALL} == set(units)
+
+
+def upward_imports() -> list[str]:
+    problems = []
+    for module in ALL:
+        for line, target, _, _ in imports(module):
+            if unit(target) != unit(module) and layer(target) >= layer(module):
+                problems.append(f"{module}:{line} imports {target} (layer {layer(target)}: "
+                                f"{unit(target)}) from layer {layer(module)} ({unit(module)})")
+    return problems
+
+
+def test_no_module_imports_from_its_own_layer_or_above():
+    problems = upward_imports()
+    assert not problems, "\n".join(problems)
+
+
+def test_testset_gen_uses_only_its_share_of_ragmeter():
+    outside = [
+        f"{module}:{line} imports {target}"
+        for module in ALL
+        if module.startswith("testset_gen")
+        for line, target, _, _ in imports(module)
+        if target.startswith("ragmeter") and not any(
+            target == allowed or target.startswith(allowed + ".") for allowed in TESTSET_GEN_MAY_USE - {"ragmeter"}
+        ) and target != "ragmeter"
+    ]
+    assert not outside, "\n".join(outside)
+
+
 def test_no_import_cycle_between_modules():
+    """``__init__`` files count: a module that imports its own package's ``__init__``, which
+    imports it back, is a cycle (one of them then sees the other half-built)."""
     graph = nx.DiGraph()
     for module in ALL:
         for _, target, _, _ in imports(module):
             target = target if target in ALL else target.rpartition(".")[0]
-            # a package's __init__ re-exporting its own modules is not a cycle of concepts
-            if target in ALL and target != module and not module.startswith(target + "."):
+            if target in ALL and target != module:
                 graph.add_edge(module, target)
     cycles = sorted(sorted(c) for c in nx.simple_cycles(graph))
     assert not cycles, "\n".join(" -> ".join(c) for c in cycles)

@@ -7,7 +7,8 @@
 
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.embedders import Embedder, get_embedder
-from ragmeter.engine import aestimate, aevaluate, estimate, evaluate
+from ragmeter.api import aevaluate, evaluate
+from ragmeter.engine import aestimate, estimate
 from ragmeter.errors import ErrorInfo, RagmeterError
 from ragmeter.judges import Judge, JudgeOptions, get_judge
 from ragmeter.metrics import Metric, MetricScore, available_metrics, get_metric

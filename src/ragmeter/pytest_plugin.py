@@ -91,7 +91,7 @@ def ragmeter_evaluate(request: pytest.FixtureRequest) -> Callable[..., "Evaluati
 
     def run(data: Any, metrics: list[Any], **kwargs: Any) -> "EvaluationResult":
         nonlocal calls
-        from ragmeter.engine import evaluate
+        from ragmeter.api import evaluate
 
         kwargs.setdefault("judge", judge)
         kwargs.setdefault("embedder", embedder)

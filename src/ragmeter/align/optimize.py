@@ -30,9 +30,9 @@ from pydantic import BaseModel, Field
 from ragmeter.align.agreement import DEFAULT_THRESHOLD, MetricAgreement
 from ragmeter.align.labels import LabelledSample, LabelSet
 from ragmeter.align.run import agreement_of
-from ragmeter.engine import aevaluate
+from ragmeter.api import aevaluate
 from ragmeter.engine.core import close_models
-from ragmeter.engine.evaluate import run_sync
+from ragmeter.engine.loop import run_sync
 from ragmeter.errors import RagmeterError
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt

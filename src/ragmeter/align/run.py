@@ -19,8 +19,8 @@ from ragmeter.align.agreement import DEFAULT_THRESHOLD, Disagreement, MetricAgre
 from ragmeter.align.benchmark import BenchmarkFigures, benchmark_figures, load_benchmark
 from ragmeter.align.labels import LabelSet, describe_errors, load_labels
 from ragmeter.align.ppi import MeanInterval, labels_mean, naive_mean, ppi_mean
-from ragmeter.engine import aevaluate
-from ragmeter.engine.evaluate import run_sync
+from ragmeter.api import aevaluate
+from ragmeter.engine.loop import run_sync
 from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet

@@ -69,7 +69,7 @@ def evaluate(
 
     from ragmeter.calls.cache import DiskCache
     from ragmeter.embedders import get_embedder
-    from ragmeter.engine import evaluate as run_evaluate
+    from ragmeter.api import evaluate as run_evaluate
 
     setup_logging(verbose)
     if cache_dir is not None:

@@ -64,7 +64,7 @@ def monitor(
     ``tags``), and compare each metric with the last ``recent`` production runs. Each
     malformed part of the traffic goes to ``on_problem`` (default: a warning) and into
     ``skipped``."""
-    from ragmeter.engine import evaluate
+    from ragmeter.api import evaluate
     from ragmeter.runs import Record, RunStore
 
     skipped: list[InputProblem] = []

@@ -208,7 +208,7 @@ class EvaluationResult(BaseModel):
         if path.suffix.lower() in (".parquet", ".pq"):
             from ragmeter.result.parquet import read_parquet_result
 
-            result = read_parquet_result(path)
+            result = cls.model_validate(read_parquet_result(path))
         else:
             result = cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
         result.samples.sort(key=lambda s: s.row)

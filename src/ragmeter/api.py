@@ -1,0 +1,45 @@
+"""``ragmeter.evaluate`` and ``ragmeter.aevaluate``: the engine with the sinks a user names.
+
+The engine (``ragmeter.engine``) scores and writes the result file and the journal; it knows
+no run store. This face adds ``record=``, the run store's recorder (``ragmeter.runs``), and
+hands it to the engine, so the store sits beside the engine rather than under it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+from ragmeter.engine import aevaluate as engine_aevaluate
+from ragmeter.engine.loop import synchronous
+from ragmeter.result import EvaluationResult
+from ragmeter.runs import recorder_for
+
+
+@functools.wraps(engine_aevaluate)
+async def aevaluate(data: Any, metrics: Any = None, *, record: Any = True, **options: Any) -> EvaluationResult:
+    return await engine_aevaluate(data, metrics, recorder=recorder_for(record), **options)
+
+
+def _with_record(signature: inspect.Signature) -> inspect.Signature:
+    """The engine's signature with ``record`` (what users write) in place of ``recorder``."""
+    record = inspect.Parameter("record", inspect.Parameter.KEYWORD_ONLY, default=True, annotation="Any")
+    return signature.replace(parameters=[record if p.name == "recorder" else p for p in signature.parameters.values()])
+
+
+aevaluate.__signature__ = _with_record(inspect.signature(engine_aevaluate))  # type: ignore[attr-defined]
+aevaluate.__doc__ = (engine_aevaluate.__doc__ or "").split("    ``recorder``")[0] + """    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
+    ``True`` the default store, a path or SQLAlchemy URL another, ``ragmeter.runs.Record``
+    with tags, ``False`` not at all (see docs/runs.md).
+    """
+
+evaluate = synchronous(aevaluate, """Score ``data`` (a file, a pandas DataFrame, a Hugging Face Dataset, a list of dicts or
+    ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
+
+    Works from a plain script and from a notebook whose event loop is already running: the
+    run goes to ragmeter's one long-lived loop (``ragmeter.engine.loop``). In async code,
+    ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
+    """)
+
+__all__ = ["aevaluate", "evaluate"]
