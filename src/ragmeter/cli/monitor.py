@@ -31,7 +31,7 @@ def monitor(
 ) -> None:
     """Sample the traffic window, score it, record it tagged 'production', and exit 1 when a
     metric fell below the recent production runs by more than this run's interval."""
-    from ragmeter.ingest import InputProblem
+    from ragmeter.traces import InputProblem
     from ragmeter.monitor import monitor as run_monitor
 
     setup_logging(False)

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Sequence
 
 from pydantic import BaseModel
 
-from ragmeter.ingest import InputProblem, ProblemHandler, log_problem
+from ragmeter.traces import InputProblem, ProblemHandler, log_problem
 from ragmeter.monitor._check import MetricWatch, watch_metric
 from ragmeter.monitor._window import read_traffic, sample_window
 
