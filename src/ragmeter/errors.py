@@ -180,6 +180,24 @@ class MetricFailed(RagmeterError):
 # --- choosing ----------------------------------------------------------------------------
 
 
+class InvalidOption(RagmeterError, ValueError):
+    """An option or argument a user gave has a value ragmeter cannot use (an unknown name, a
+    number out of range, a setting of the wrong group). Raised before any work starts, so the
+    CLI prints it as one line and exits 2. Also a ``ValueError``, as it was before it had a
+    type of its own."""
+
+
+class InvalidOptionType(RagmeterError, TypeError):
+    """An argument of the wrong kind (a judge that is neither a spec string nor a judge
+    object...). Also a ``TypeError``, as it was before; the CLI exits 2."""
+
+
+class BadFile(RagmeterError, ValueError):
+    """A file given to ragmeter is not what it should be (not a ragmeter result, a prompts
+    file that is not a JSON object, an unknown extension); the message names the file. The
+    CLI exits 2. Also a ``ValueError``, as it was before."""
+
+
 class UnknownMetric(RagmeterError, ValueError):
     """A metric name asked for is not among those available; the message names the closest
     one ("did you mean") and the others, since the usual cause is a typo."""

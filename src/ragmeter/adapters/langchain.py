@@ -48,7 +48,7 @@ from ragmeter.adapters.output import (
     read_output,
 )
 from ragmeter.calls.cache import DiskCache
-from ragmeter.calls.usage import Prices
+from ragmeter.calls.options import LLMCallOptions
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
 
@@ -416,28 +416,21 @@ def judge_from(
     *,
     name: str | None = None,
     cache: DiskCache | bool | None = True,
-    timeout: float = 60.0,
-    max_attempts: int = 5,
-    max_concurrency: int = 16,
-    prices: Prices | dict[str, tuple[float, float]] | None = None,
-    structured: str = "prompt",
-    temperature: float | None = 0.0,
-    max_tokens: int | None = None,
-    seed: int | None = None,
+    options: LLMCallOptions | None = None,
+    **settings: Any,
 ) -> LLMJudge:
     """A ragmeter judge (``LLMJudge``) that asks ``chat_model``; pass it as ``judge=``.
 
     ``structured="prompt"`` (the default) puts the JSON schema in the prompt, which every
     model follows; "json_schema", "json_object" or "auto" also send ``response_format``, for
     integrations that forward it (ChatOpenAI). ``temperature=None`` keeps the model's own.
-    The other options are ``get_judge``'s: ``cache=True`` is the default disk cache.
+    ``options`` is the ``LLMCallOptions`` the other judges take (default ``ADAPTER_CALLS``:
+    ``structured="prompt"``); single fields of it go as keywords (``timeout=30``).
+    ``cache=True`` is the default disk cache, as with ``get_judge``.
     """
     backend = LangChainChatBackend(chat_model)
-    return build_judge(
-        backend, name=name or f"langchain:{backend.model}", cache=cache, timeout=timeout,
-        max_attempts=max_attempts, max_concurrency=max_concurrency, prices=prices,
-        structured=structured, temperature=temperature, max_tokens=max_tokens, seed=seed,
-    )
+    return build_judge(backend, name=name or f"langchain:{backend.model}", cache=cache, options=options,
+                       settings=settings)
 
 
 # --- the embedder ----------------------------------------------------------------------------
@@ -449,8 +442,8 @@ class LangChainEmbedder(FrameworkEmbedder):
     Questions, answers and contexts are all embedded as documents: ragmeter compares texts
     with each other, and one kind of vector keeps those comparisons symmetric."""
 
-    def __init__(self, embeddings: Any, *, name: str | None = None, timeout: float = 60.0,
-                 max_attempts: int = 5, max_concurrency: int = 8) -> None:
+    def __init__(self, embeddings: Any, *, name: str | None = None, calls: LLMCallOptions | None = None,
+                 max_concurrency: int = 8) -> None:
         _require()
         if not callable(getattr(embeddings, "aembed_documents", None)):
             raise TypeError(f"embedder_from takes LangChain Embeddings (with aembed_documents), "
@@ -458,16 +451,17 @@ class LangChainEmbedder(FrameworkEmbedder):
         self.embeddings = embeddings
         model = next((v for a in ("model", "model_name", "model_id", "deployment")
                       if isinstance(v := getattr(embeddings, a, None), str) and v), None)
-        super().__init__(name or f"langchain:{model or type(embeddings).__name__}", timeout=timeout,
-                         max_attempts=max_attempts, max_concurrency=max_concurrency)
+        super().__init__(name or f"langchain:{model or type(embeddings).__name__}", calls=calls,
+                         max_concurrency=max_concurrency)
 
     async def _embed_texts(self, texts: list[str]) -> list[list[float]]:
         return await self.embeddings.aembed_documents(texts)
 
 
-def embedder_from(embeddings: Any, *, name: str | None = None) -> LangChainEmbedder:
+def embedder_from(embeddings: Any, *, name: str | None = None, calls: LLMCallOptions | None = None) -> LangChainEmbedder:
     """A ragmeter embedder over LangChain ``Embeddings``; pass it as ``embedder=``.
 
     ``name`` is what results record, and what a ``DiskCache`` keys vectors by: give a
-    distinct one when two embedding models would otherwise share a name."""
-    return LangChainEmbedder(embeddings, name=name)
+    distinct one when two embedding models would otherwise share a name. ``calls`` (an
+    ``LLMCallOptions``, as the judges take) sets the timeout and attempts per call."""
+    return LangChainEmbedder(embeddings, name=name, calls=calls)

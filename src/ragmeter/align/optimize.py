@@ -35,6 +35,7 @@ from ragmeter.engine.core import close_models
 from ragmeter.engine.loop import run_sync
 from ragmeter.errors import RagmeterError
 from ragmeter.judgements import DEFAULT_PROMPTS
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult
 
@@ -98,7 +99,7 @@ def _with(prompts: PromptSet, name: str, *, instruction: str | None = None, extr
                                              examples=base.examples + tuple(extra), language=base.language)})
 
 
-async def _rewrites(judge: Any, judge_options: Mapping[str, Any], cache: Any, prompt: TaskPrompt,
+async def _rewrites(judge: Any, judge_options: JudgeOptions, cache: Any, prompt: TaskPrompt,
                     shown: Sequence[tuple[LabelledSample, Any]], metric: str, count: int) -> list[str]:
     """``count`` instructions written by the judge after reading the disagreements."""
     from ragmeter.judges.spec import get_judge
@@ -132,7 +133,7 @@ async def aoptimize_prompts(
     max_examples: int = 3,
     instruction_variants: int = 2,
     threshold: float = DEFAULT_THRESHOLD,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     cache: Any = True,
     resamples: int = 1000,
     show_progress: bool = False,
@@ -148,7 +149,7 @@ async def aoptimize_prompts(
     if len(labelled) < 4:
         raise ValueError(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
     train, test = labelled.split(test_share, seed)
-    options = dict(judge_options or {})
+    options = JudgeOptions.of(judge_options)
     thresholds = {metric: threshold}
     notes: list[str] = []
 

@@ -9,6 +9,7 @@ any, is visible in one command.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -21,6 +22,7 @@ from ragmeter.align.labels import LabelSet, describe_errors, load_labels
 from ragmeter.align.ppi import MeanInterval, labels_mean, naive_mean, ppi_mean
 from ragmeter.api import aevaluate
 from ragmeter.engine.loop import run_sync
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet
@@ -123,7 +125,7 @@ async def aalign(
     benchmark: str | None = None,
     limit: int | None = None,
     thresholds: Mapping[str, float] | None = None,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     prompts: PromptSet | None = None,
     cache: Any = True,
     confidence: float = 0.95,
@@ -149,9 +151,9 @@ async def aalign(
     report = AlignmentReport(source=the_labels.source, labelled=len(the_labels),
                              input_errors=describe_errors(the_labels, 50), runs=[])
     for layout in layouts:
-        options = dict(judge_options or {})
+        options = JudgeOptions.of(judge_options)
         if isinstance(judge, str):
-            options["layout"] = layout
+            options = replace(options, llm=replace(options.llm, layout=layout))
         started = time.perf_counter()
         result = await aevaluate(the_labels.dataset(), chosen, judge=judge, embedder=embedder, cache=cache,
                                  journal=False, show_progress=show_progress, judge_options=options, prompts=prompts)

@@ -21,6 +21,7 @@ import numpy as np
 from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
+from ragmeter.calls.options import DEFAULT_CALLS
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
@@ -58,7 +59,7 @@ class OpenAIEmbedder:
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.batch_size = batch_size
-        self.policy = policy or RetryPolicy()
+        self.policy = policy or DEFAULT_CALLS.retry_policy()
         self.max_concurrency = max_concurrency
         self.prices = prices if isinstance(prices, Prices) else Prices(prices)
         self.name = f"openai:{model}" if base_url is None else f"openai:{model}@{public_url(base_url)}"

@@ -10,6 +10,7 @@ from typing import Union
 
 from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.calls.redact import mask_secrets
+from ragmeter.calls.options import DEFAULT_CALLS, LLMCallOptions
 from ragmeter.calls.retry import RetryPolicy
 from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
@@ -61,8 +62,7 @@ def get_embedder(
     *,
     cache: CacheSetting = True,
     threads: int | None = None,
-    timeout: float | None = None,
-    max_attempts: int | None = None,
+    calls: LLMCallOptions | None = None,
 ) -> Embedder:
     """An embedder from a spec string (see ``SPEC_FORMS``), or ``spec`` itself if it is one.
 
@@ -70,19 +70,14 @@ def get_embedder(
     ``DiskCache`` puts that one, ``False``/``None`` none. An embedder object passed in is used
     as given unless ``cache`` is an explicit ``DiskCache``: ragmeter cannot know whether its
     ``name`` changes whenever its vectors would, which per-text caching relies on.
-    ``threads`` applies to local (sentence-transformers) embedders only; ``timeout`` (seconds
-    per attempt) and ``max_attempts`` to endpoint embedders only, the same options the judge
-    takes, so that ``--timeout 2 --max-attempts 1`` bounds every call of a run.
+    ``threads`` applies to local (sentence-transformers) embedders only; ``calls`` (its
+    ``timeout`` per attempt and ``max_attempts``) to endpoint embedders only, the same object
+    the LLM judge takes, so that ``--timeout 2 --max-attempts 1`` bounds every call of a run.
     """
     if spec is None:
         spec = "local"
     if isinstance(spec, str):
-        defaults = RetryPolicy()
-        policy = RetryPolicy(
-            max_attempts=max_attempts if max_attempts is not None else defaults.max_attempts,
-            timeout=timeout if timeout is not None else defaults.timeout,
-        )
-        embedder = parse_spec(spec, threads=threads, policy=policy)
+        embedder = parse_spec(spec, threads=threads, policy=(calls or DEFAULT_CALLS).retry_policy())
         store = open_cache(cache)
     elif isinstance(spec, Embedder):
         embedder = spec

@@ -218,7 +218,7 @@ def build_embedder(spec: Embedder | str | None, disk: DiskCache | None, options:
     # the judge's call options bound the embedder's calls too (timeout, attempts)
     options = options or JudgeOptions()
     return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False,
-                        timeout=options.timeout, max_attempts=options.max_attempts)
+                        threads=options.local.threads, calls=options.llm)
 
 
 async def close_models(*models: Any) -> None:

@@ -133,7 +133,7 @@ async def aestimate(
         if remote:
             real = get_embedder(embedder, cache=False)
             model = real.model if isinstance(real, OpenAIEmbedder) else None
-            counting = CountingEmbedder(real.name, model, options.price_table(), True)
+            counting = CountingEmbedder(real.name, model, options.llm.price_table(), True)
             notes.append("embeddings: every text counted (the embedder's cache is not consulted)")
         else:
             name = embedder if isinstance(embedder, str) else getattr(embedder, "name", "embedder")

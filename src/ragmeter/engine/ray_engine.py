@@ -192,8 +192,7 @@ class _BatchScorer:
         with breakers_from(lambda: SharedBreaker(keepers["embedder"])):
             self.embedder = (
                 get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                             threads=judge_options.threads, timeout=judge_options.timeout,
-                             max_attempts=judge_options.max_attempts)
+                             threads=judge_options.local.threads, calls=judge_options.llm)
                 if any(m.uses_embedder for m in metrics) else None
             )
 

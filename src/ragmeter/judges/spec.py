@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ragmeter.calls.cache import CacheSetting, open_cache
 from ragmeter.calls.redact import mask_secrets
-from ragmeter.calls.retry import RetryPolicy
 from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.local import LocalJudge
@@ -25,6 +25,8 @@ from ragmeter.judges.openai_chat import OpenAIChatBackend
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import FreeFormAdapter
 from ragmeter.judges.protocol import FreeFormJudge, Judge
+
+log = logging.getLogger("ragmeter")
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 FORMS = "'local', 'local+openai:MODEL', 'openai:MODEL', 'openai:MODEL@http://host:port/v1', 'ollama:MODEL', 'azure:DEPLOYMENT@https://NAME.openai.azure.com'"
@@ -82,12 +84,14 @@ def get_judge(
             f"got {type(spec).__name__}"
         )
     text = spec.strip()
+    for line in settings.inapplicable(text):
+        log.warning(line)  # never silently ignored: one line per setting group the judge does not use
     if text.startswith("local+"):
-        llm = get_judge(text.removeprefix("local+"), cache=cache, options=settings)
-        return CascadeJudge(LocalJudge(settings.verifier, settings.threads), llm, settings.band)
+        llm = get_judge(text.removeprefix("local+"), cache=cache, options=JudgeOptions(llm=settings.llm))
+        return CascadeJudge(LocalJudge(settings.local.verifier, settings.local.threads), llm, settings.cascade.band)
     parsed = parse_judge_spec(spec)
     if parsed.provider == "local":
-        return LocalJudge(settings.verifier, settings.threads)
+        return LocalJudge(settings.local.verifier, settings.local.threads)
     assert parsed.model is not None
     if parsed.provider == "azure":
         backend = OpenAIChatBackend(
@@ -98,16 +102,6 @@ def get_judge(
         )
     else:
         backend = OpenAIChatBackend(parsed.model, parsed.base_url)
-    return LLMJudge(
-        backend,
-        name=mask_secrets(text),  # shown in run info, errors, logs: no credentials
-        cache=open_cache(cache),
-        policy=RetryPolicy(max_attempts=settings.max_attempts, timeout=settings.timeout),
-        max_concurrency=settings.max_concurrency,
-        prices=settings.price_table(),
-        structured=settings.structured,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        seed=settings.seed,
-        layout=settings.layout,
-    )
+    # shown in run info, errors, logs: no credentials
+    return LLMJudge.with_options(backend, settings.llm, name=mask_secrets(text), cache=open_cache(cache))
+
