@@ -54,7 +54,9 @@ def assert_metrics(
     from ragmeter.result import EvaluationResult
 
     if not minimums and baseline is None:
-        raise TypeError("assert_metrics needs at least one METRIC=MINIMUM or a baseline")
+        from ragmeter.errors import InvalidOptionType
+
+        raise InvalidOptionType("assert_metrics needs at least one METRIC=MINIMUM or a baseline")
     if not isinstance(result, EvaluationResult):
         result = EvaluationResult.load(result)
     if baseline is not None and not isinstance(baseline, EvaluationResult):

@@ -51,6 +51,7 @@ from ragmeter.calls.cache import DiskCache
 from ragmeter.calls.options import LLMCallOptions
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
+from ragmeter.errors import InvalidOption, InvalidOptionType
 
 if TYPE_CHECKING:  # pragma: no cover
     from langchain_core.callbacks import BaseCallbackHandler
@@ -185,7 +186,7 @@ def _retriever_name(retriever: Any) -> str | None:
     get_name = getattr(retriever, "get_name", None)
     if callable(get_name):
         return str(get_name())
-    raise TypeError(f"retriever must be a LangChain retriever or a run name, not {type(retriever).__name__}")
+    raise InvalidOptionType(f"retriever must be a LangChain retriever or a run name, not {type(retriever).__name__}")
 
 
 def _with_callback(config: Mapping[str, Any] | None, handler: Any) -> dict[str, Any]:
@@ -258,11 +259,11 @@ def langchain_app(
     """
     _require()
     if not callable(getattr(runnable, "ainvoke", None)):
-        raise TypeError(f"langchain_app takes a LangChain Runnable (with .ainvoke), not a "
+        raise InvalidOptionType(f"langchain_app takes a LangChain Runnable (with .ainvoke), not a "
                         f"{type(runnable).__name__}; wrap a plain function with RunnableLambda or "
                         "pass it to run_app directly")
     if inputs and not question_key:
-        raise ValueError("inputs= goes with question_key=: the chain's input is then a dict")
+        raise InvalidOption("inputs= goes with question_key=: the chain's input is then a dict")
     name = _retriever_name(retriever)
 
     async def app(question: str) -> AppOutput:
@@ -300,14 +301,14 @@ def retriever_model_app(retriever: Any, model: Any, prompt: Any = None, *,
     elif isinstance(prompt, BasePromptTemplate):
         template = prompt
     else:
-        raise TypeError(f"prompt must be a LangChain prompt template or a string, not {type(prompt).__name__}")
+        raise InvalidOptionType(f"prompt must be a LangChain prompt template or a string, not {type(prompt).__name__}")
     variables = set(template.input_variables)
     if "question" not in variables or not variables <= {"context", "question"}:
-        raise ValueError(f"the prompt must use {{question}} (and {{context}}) and no other variable; "
+        raise InvalidOption(f"the prompt must use {{question}} (and {{context}}) and no other variable; "
                          f"it uses {sorted(variables)}")
     for role, thing in (("retriever", retriever), ("model", model)):
         if not callable(getattr(thing, "ainvoke", None)):
-            raise TypeError(f"{role} must be a LangChain Runnable (with .ainvoke), not {type(thing).__name__}")
+            raise InvalidOptionType(f"{role} must be a LangChain Runnable (with .ainvoke), not {type(thing).__name__}")
     call_config = dict(config or {})
 
     async def app(question: str) -> AppOutput:
@@ -380,7 +381,7 @@ class LangChainChatBackend:
     def __init__(self, model: Any, *, identity: str | None = None) -> None:
         _require()
         if not callable(getattr(model, "ainvoke", None)):
-            raise TypeError(f"judge_from takes a LangChain chat model, not a {type(model).__name__}")
+            raise InvalidOptionType(f"judge_from takes a LangChain chat model, not a {type(model).__name__}")
         self.chat_model = model
         self.model = model_name_of(model)
         kind = type(_unwrap(model)).__name__
@@ -446,7 +447,7 @@ class LangChainEmbedder(FrameworkEmbedder):
                  max_concurrency: int = 8) -> None:
         _require()
         if not callable(getattr(embeddings, "aembed_documents", None)):
-            raise TypeError(f"embedder_from takes LangChain Embeddings (with aembed_documents), "
+            raise InvalidOptionType(f"embedder_from takes LangChain Embeddings (with aembed_documents), "
                             f"not a {type(embeddings).__name__}")
         self.embeddings = embeddings
         model = next((v for a in ("model", "model_name", "model_id", "deployment")

@@ -51,6 +51,7 @@ from ragmeter.calls.cache import DiskCache
 from ragmeter.calls.options import LLMCallOptions
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
+from ragmeter.errors import InvalidOptionType
 
 __all__ = [
     "LlamaIndexChatBackend",
@@ -110,7 +111,7 @@ def llamaindex_app(query_engine: Any) -> LlamaIndexApp:
     if not callable(aquery):
         hint = (" (a chat engine keeps its conversation between questions: evaluate "
                 "index.as_query_engine() instead)" if callable(getattr(query_engine, "achat", None)) else "")
-        raise TypeError(f"llamaindex_app takes a LlamaIndex query engine (with .aquery), not a "
+        raise InvalidOptionType(f"llamaindex_app takes a LlamaIndex query engine (with .aquery), not a "
                         f"{type(query_engine).__name__}{hint}")
 
     async def app(question: str) -> AppOutput:
@@ -166,7 +167,7 @@ class LlamaIndexChatBackend:
     def __init__(self, llm: Any, *, identity: str | None = None) -> None:
         _require()
         if not callable(getattr(llm, "achat", None)):
-            raise TypeError(f"judge_from takes a LlamaIndex LLM (with .achat), not a {type(llm).__name__}")
+            raise InvalidOptionType(f"judge_from takes a LlamaIndex LLM (with .achat), not a {type(llm).__name__}")
         self.llm = llm
         self.model = model_name_of(llm)
         self.identity = identity or f"llamaindex:{type(llm).__name__}:{self.model}#{fingerprint(_identifying_params(llm))}"
@@ -242,7 +243,7 @@ class LlamaIndexEmbedder(FrameworkEmbedder):
                  max_concurrency: int = 8) -> None:
         _require()
         if not callable(getattr(embed_model, "aget_text_embedding_batch", None)):
-            raise TypeError(f"embedder_from takes a LlamaIndex embedding model (BaseEmbedding), "
+            raise InvalidOptionType(f"embedder_from takes a LlamaIndex embedding model (BaseEmbedding), "
                             f"not a {type(embed_model).__name__}")
         self.embed_model = embed_model
         model = getattr(embed_model, "model_name", None)

@@ -33,7 +33,7 @@ from ragmeter.align.run import agreement_of
 from ragmeter.api import aevaluate
 from ragmeter.engine.core import close_models
 from ragmeter.engine.loop import run_sync
-from ragmeter.errors import RagmeterError
+from ragmeter.errors import InvalidOption, RagmeterError
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
@@ -140,14 +140,14 @@ async def aoptimize_prompts(
 ) -> tuple[OptimizationReport, PromptSet]:
     """Async form of ``optimize_prompts``."""
     if metric not in OPTIMIZABLE:
-        raise ValueError(f"--optimize knows how to tune {', '.join(OPTIMIZABLE)}; not {metric!r}")
+        raise InvalidOption(f"--optimize knows how to tune {', '.join(OPTIMIZABLE)}; not {metric!r}")
     if judge.strip() == "local":
-        raise ValueError("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
+        raise InvalidOption("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
     name = OPTIMIZABLE[metric]
     base = prompts or DEFAULT_PROMPTS
     labelled = LabelSet([s for s in labels.samples if metric in s.labels], source=labels.source)
     if len(labelled) < 4:
-        raise ValueError(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
+        raise InvalidOption(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
     train, test = labelled.split(test_share, seed)
     options = JudgeOptions.of(judge_options)
     thresholds = {metric: threshold}

@@ -27,6 +27,7 @@ from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult
+from ragmeter.errors import InvalidOption
 
 
 class LayoutRun(BaseModel):
@@ -63,10 +64,10 @@ class AlignmentReport(BaseModel):
 def _labels_of(labels: LabelSet | str | Path | None, benchmark: str | None, limit: int | None) -> LabelSet:
     if benchmark is not None:
         if labels is not None:
-            raise ValueError("give a labels file or a benchmark, not both")
+            raise InvalidOption("give a labels file or a benchmark, not both")
         return load_benchmark(benchmark, limit)
     if labels is None:
-        raise ValueError("align needs a labels file (or benchmark='halueval')")
+        raise InvalidOption("align needs a labels file (or benchmark='halueval')")
     loaded = labels if isinstance(labels, LabelSet) else load_labels(labels)
     if limit is not None:
         loaded = LabelSet(loaded.samples[:limit], loaded.errors, loaded.source)
@@ -136,18 +137,18 @@ async def aalign(
     """Async form of ``align``."""
     the_labels = _labels_of(labels, benchmark, limit)
     if not the_labels.samples:
-        raise ValueError(f"no labelled samples in {the_labels.source or 'the labels'}: "
+        raise InvalidOption(f"no labelled samples in {the_labels.source or 'the labels'}: "
                          + "; ".join(describe_errors(the_labels, 3)))
     chosen = list(metrics or the_labels.metrics())
     unlabelled = [m for m in chosen if m not in the_labels.metrics()]
     if unlabelled:
-        raise ValueError(f"no sample of {the_labels.source or 'the labels'} has a label for "
+        raise InvalidOption(f"no sample of {the_labels.source or 'the labels'} has a label for "
                          f"{', '.join(map(repr, unlabelled))}; labelled metrics: {', '.join(the_labels.metrics())}")
     unknown_layouts = [lay for lay in layouts if lay not in LAYOUTS]
     if unknown_layouts or not layouts:
-        raise ValueError(f"layouts must be some of {LAYOUTS}, got {list(layouts)}")
+        raise InvalidOption(f"layouts must be some of {LAYOUTS}, got {list(layouts)}")
     if not isinstance(judge, str) and list(layouts) != ["bundled"]:
-        raise ValueError("comparing layouts needs the judge by name (e.g. 'openai:gpt-4o-mini'), not a Judge object")
+        raise InvalidOption("comparing layouts needs the judge by name (e.g. 'openai:gpt-4o-mini'), not a Judge object")
     report = AlignmentReport(source=the_labels.source, labelled=len(the_labels),
                              input_errors=describe_errors(the_labels, 50), runs=[])
     for layout in layouts:

@@ -26,7 +26,13 @@ from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retr
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.replies import checked_vectors
-from ragmeter.errors import EmbedderError, EmbedderRejected, EndpointUnreachable, JudgeError
+from ragmeter.errors import (
+    EmbedderError,
+    EmbedderRejected,
+    EndpointUnreachable,
+    InvalidOption,
+    JudgeError,
+)
 
 # Sizes of OpenAI's embedding models, used only to shape the all-blank-input answer before
 # the first real response has told us the size.
@@ -52,9 +58,9 @@ class OpenAIEmbedder:
         prices: Prices | dict[str, tuple[float, float]] | None = None,
     ) -> None:
         if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+            raise InvalidOption("batch_size must be >= 1")
         if max_concurrency < 1:
-            raise ValueError("max_concurrency must be >= 1")
+            raise InvalidOption("max_concurrency must be >= 1")
         self.model = model
         self.base_url = base_url
         self.api_key_env = api_key_env

@@ -16,6 +16,7 @@ from ragmeter.embedders.cached import CachedEmbedder
 from ragmeter.embedders.openai_embedder import OpenAIEmbedder
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.embedders.sentence_transformer import DEFAULT_MODEL_NAME, SentenceTransformerEmbedder
+from ragmeter.errors import InvalidOption, InvalidOptionType
 
 SPEC_FORMS = (
     "'local' or 'minilm' (the bundled all-MiniLM-L6-v2, no network)",
@@ -40,21 +41,21 @@ def parse_spec(spec: str, *, threads: int | None = None, policy: RetryPolicy | N
     if lowered.startswith("st:"):
         model = text[3:].strip()
         if not model:
-            raise ValueError(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
+            raise InvalidOption(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
         return SentenceTransformerEmbedder(model=model, threads=threads)
     if lowered.startswith("openai:"):
         rest = text[len("openai:") :]
         model, at, base_url = rest.partition("@")
         model, base_url = model.strip(), base_url.strip()
         if not model:
-            raise ValueError(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
+            raise InvalidOption(f"embedder spec {shown!r} names no model; accepted forms: {_forms()}")
         if at and not base_url.lower().startswith(("http://", "https://")):
-            raise ValueError(
+            raise InvalidOption(
                 f"embedder spec {shown!r}: the part after '@' must be an http(s) base URL such as "
                 f"http://localhost:11434/v1; accepted forms: {_forms()}"
             )
         return OpenAIEmbedder(model=model, base_url=base_url or None, policy=policy)
-    raise ValueError(f"unknown embedder spec {shown!r}; accepted forms: {_forms()}")
+    raise InvalidOption(f"unknown embedder spec {shown!r}; accepted forms: {_forms()}")
 
 
 def get_embedder(
@@ -83,7 +84,7 @@ def get_embedder(
         embedder = spec
         store = cache if isinstance(cache, DiskCache) else None
     else:
-        raise TypeError(
+        raise InvalidOptionType(
             f"embedder must be a spec string or an object with name, usage and async embed(); "
             f"got {type(spec).__name__}"
         )

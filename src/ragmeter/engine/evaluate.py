@@ -43,6 +43,7 @@ from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.result.writers import open_writer, result_format
 from ragmeter.version import __version__
+from ragmeter.errors import InvalidOption
 
 log = logging.getLogger("ragmeter")
 T = TypeVar("T")
@@ -99,11 +100,11 @@ async def aevaluate(
     ``ragmeter.evaluate`` (``ragmeter.api``), which takes ``record=``, is what records a run.
     """
     if concurrency is not None and concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+        raise InvalidOption("concurrency must be at least 1")
     if engine not in ("local", "ray"):
-        raise ValueError(f"unknown engine {engine!r}; use 'local' or 'ray'")
+        raise InvalidOption(f"unknown engine {engine!r}; use 'local' or 'ray'")
     if ray_address is not None and engine != "ray":
-        raise ValueError("ray_address is only used with engine='ray'")
+        raise InvalidOption("ray_address is only used with engine='ray'")
     if engine == "ray":
         from ragmeter.engine.ray_engine import prepare
 
@@ -112,7 +113,7 @@ async def aevaluate(
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
     if len(set(names)) != len(names):
-        raise ValueError(f"a metric is listed twice: {names}")
+        raise InvalidOption(f"a metric is listed twice: {names}")
     if keep_samples is None:
         keep_samples = out is None
     if out is not None:
@@ -225,7 +226,7 @@ def _check_needs_distinct(metrics: Sequence[Metric]) -> None:
     for metric in metrics:
         for need in metric.needs(probe):
             if need.key in seen and seen[need.key][0] != need:
-                raise ValueError(
+                raise InvalidOption(
                     f"metrics {seen[need.key][1]!r} and {metric.name!r} ask different questions under one "
                     f"name ({need.key!r}); give one of them another name"
                 )

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragmeter.errors import InvalidOption
+
 
 @dataclass(frozen=True)
 class Need:
@@ -43,7 +45,7 @@ CHUNK_RELEVANCE = Need("chunk_relevance", "chunk_relevance")
 
 def answer_questions(n: int) -> Need:
     if n < 1:
-        raise ValueError("the number of generated questions must be at least 1")
+        raise InvalidOption("the number of generated questions must be at least 1")
     return Need("answer_questions", "answer_questions", note=f"Write exactly {n} questions.", count=n)
 
 
@@ -64,7 +66,7 @@ def critique(name: str, criterion: str, votes: int = 1, builtin: bool = False) -
 
 def _check_votes(votes: int) -> None:
     if votes < 1 or votes % 2 == 0:
-        raise ValueError(f"strictness must be a positive odd number (a majority must exist), not {votes}")
+        raise InvalidOption(f"strictness must be a positive odd number (a majority must exist), not {votes}")
 
 
 DEPENDS_ON: dict[str, Need] = {

@@ -29,7 +29,7 @@ from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.options import DEFAULT_CALLS, LLMCallOptions
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
-from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.errors import InvalidOption, JudgeOutputInvalid
 from ragmeter.judges.dry_run import SyntheticBackend
 from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
 from ragmeter.judges.protocol import (
@@ -96,7 +96,7 @@ class LLMJudge(PromptingJudge):
         layout: str = DEFAULT_CALLS.layout,
     ) -> None:
         if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+            raise InvalidOption(f"layout must be one of {LAYOUTS}, not {layout!r}")
         self.layout = layout
         self.backend = backend
         self.write_cache = write_cache
@@ -108,7 +108,7 @@ class LLMJudge(PromptingJudge):
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:
-            raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
+            raise InvalidOption(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
         self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
         self.params: dict[str, Any] = {"temperature": temperature}

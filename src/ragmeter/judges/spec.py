@@ -25,6 +25,7 @@ from ragmeter.judges.openai_chat import OpenAIChatBackend
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import FreeFormAdapter
 from ragmeter.judges.protocol import FreeFormJudge, Judge
+from ragmeter.errors import InvalidOption, InvalidOptionType
 
 log = logging.getLogger("ragmeter")
 
@@ -46,17 +47,17 @@ def parse_judge_spec(spec: str) -> JudgeSpec:
         return JudgeSpec("local")
     provider, sep, rest = text.partition(":")
     if not sep or not rest or provider not in ("openai", "ollama", "azure"):
-        raise ValueError(f"unknown judge {shown!r}; use one of {FORMS}")
+        raise InvalidOption(f"unknown judge {shown!r}; use one of {FORMS}")
     # The base URL starts at the first '@http': model names may contain '@' but not that.
     model, at, url = rest.partition("@http")
     base_url = f"http{url}" if at else None
     if not model:
-        raise ValueError(f"judge {shown!r} names no model; use one of {FORMS}")
+        raise InvalidOption(f"judge {shown!r} names no model; use one of {FORMS}")
     if provider == "ollama" and base_url is None:
         host = os.environ.get("OLLAMA_HOST", "http://localhost:11434").rstrip("/")
         base_url = host if host.endswith("/v1") else f"{host}/v1"
     if provider == "azure" and base_url is None:
-        raise ValueError("an azure judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
+        raise InvalidOption("an azure judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
     return JudgeSpec(provider, model, base_url)
 
 
@@ -79,7 +80,7 @@ def get_judge(
             return spec
         if callable(getattr(spec, "generate", None)):
             return FreeFormAdapter(spec)
-        raise TypeError(
+        raise InvalidOptionType(
             f"a judge is a spec string ({FORMS}), a Judge, or an object with an async generate(); "
             f"got {type(spec).__name__}"
         )

@@ -16,7 +16,7 @@ from typing import Any
 
 from ragmeter.data import FIELDS, RowError, Sample
 from ragmeter.data.dataset import LIST_COLUMNS
-from ragmeter.errors import ErrorInfo
+from ragmeter.errors import BadFile, ErrorInfo
 from ragmeter.metrics.score import MetricScore
 
 META_KEY = b"ragmeter"
@@ -68,7 +68,7 @@ def read_parquet_result(path: Path) -> dict[str, Any]:
         if meta is None:
             meta = (f.metadata.metadata or {}).get(META_KEY)
         if meta is None:
-            raise ValueError(f"{path} is not a ragmeter result (no '{META_KEY.decode()}' metadata)")
+            raise BadFile(f"{path} is not a ragmeter result (no '{META_KEY.decode()}' metadata)")
         head = json.loads(meta)
         metrics = list(head["info"].get("metrics", []))
         samples = []
