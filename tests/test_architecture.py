@@ -8,8 +8,10 @@
 * no import cycle between modules (imports inside functions count: a lazy import still
   ties two modules together; those under ``if TYPE_CHECKING:`` do not);
 * only ``ragmeter/judges/`` asks whether an object is some kind of judge;
-* ``testset_gen`` may use ``ragmeter``; ``ragmeter`` reaches ``testset_gen`` only lazily,
-  inside the functions of its faces (CLI, Hub, demo) that handle test sets.
+* ``testset_gen`` may use only its share of ``ragmeter`` (``TESTSET_GEN_MAY_USE``);
+  ``ragmeter`` reaches ``testset_gen`` only lazily, inside the functions of its faces (CLI,
+  Hub, demo) that handle test sets;
+* the docs send users only to the public modules (``PUBLIC``); the others are internal.
 """
 
 from __future__ import annotations
@@ -70,6 +72,17 @@ TESTSET_GEN_MAY_USE = {
 }
 """The ragmeter packages testset_gen builds on: data, the judge seam and its vocabulary,
 prompts, text tools, the engine's loop. Not metrics, facts, results, the store or the faces."""
+
+PUBLIC = {
+    "ragmeter", "ragmeter.adapters", "ragmeter.adapters.langchain", "ragmeter.adapters.llamaindex",
+    "ragmeter.align", "ragmeter.api", "ragmeter.calls.options", "ragmeter.data", "ragmeter.embedders",
+    "ragmeter.embedders.sentence_transformer", "ragmeter.engine", "ragmeter.errors", "ragmeter.extras",
+    "ragmeter.gate", "ragmeter.gate.run_comparison", "ragmeter.hub", "ragmeter.ingest", "ragmeter.judgements",
+    "ragmeter.judges", "ragmeter.judges.adapt", "ragmeter.metrics", "ragmeter.monitor", "ragmeter.pytest_plugin",
+    "ragmeter.report", "ragmeter.result", "ragmeter.runs", "ragmeter.testing", "ragmeter.traces",
+}
+"""The modules users import (docs/concepts.md lists them). Every other module, ``_x.py`` or
+not, is internal: it may change without notice, and the docs do not send users to it."""
 
 
 def package_of(module: str) -> str:
@@ -211,3 +224,20 @@ def test_ragmeter_reaches_testset_gen_only_lazily():
         if target.startswith("testset_gen") and top
     ]
     assert not eager, "\n".join(eager)
+
+
+def test_the_docs_send_users_only_to_public_modules():
+    pattern = re.compile(r"(?:from|import) (ragmeter(?:\.\w+)*)")
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "recipes").glob("*.py"))]
+    found = {(path.name, m) for path in texts for m in pattern.findall(path.read_text())}
+    assert {m for _, m in found} <= PUBLIC, sorted((name, m) for name, m in found if m not in PUBLIC)
+    assert PUBLIC <= set(ALL), sorted(PUBLIC - set(ALL))
+
+
+def test_concepts_lists_the_public_modules_and_the_layers():
+    concepts = (ROOT / "docs" / "concepts.md").read_text()
+    listed = set(re.findall(r"`(ragmeter(?:\.\w+)*)`", concepts.split("## Public modules", 1)[1].split("\n## ", 1)[0]))
+    assert listed == PUBLIC
+    drawn = concepts.split("Layers depend downward only.", 1)[1].split("```", 2)[1]
+    rows = [line.split(None, 1)[1].split("(")[0] for line in drawn.strip().splitlines() if line[:3].strip().isdigit()]
+    assert [set(r.replace(",", " ").split()) for r in rows] == LAYERS
