@@ -8,7 +8,8 @@
 from ragmeter.conversations import ConversationSample, load_conversations
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.embedders import Embedder, get_embedder
-from ragmeter.engine import aestimate, aevaluate, aevaluate_conversations, estimate, evaluate, evaluate_conversations
+from ragmeter.api import aevaluate, aevaluate_conversations, evaluate, evaluate_conversations
+from ragmeter.engine import aestimate, estimate
 from ragmeter.errors import ErrorInfo, RagmeterError
 from ragmeter.judges import Judge, JudgeOptions, get_judge
 from ragmeter.metrics import GEval, JudgedMetric, Metric, MetricScore, Rubric, available_metrics, get_metric, metric

@@ -27,6 +27,7 @@ from ragmeter.adapters.output import read_output
 from ragmeter.data import Dataset, Sample
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
+from ragmeter.errors import BadFile, InvalidOption
 
 App = Callable[[str], Any] | Callable[[str], Awaitable[Any]]
 
@@ -75,17 +76,17 @@ def load_object(spec: str) -> Any:
     module not found, no such attribute, not an app)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"--app takes MODULE:FUNCTION (e.g. my_rag.app:answer), not {spec!r}")
+        raise InvalidOption(f"--app takes MODULE:FUNCTION (e.g. my_rag.app:answer), not {spec!r}")
     if module_name.endswith(".py") or "/" in module_name:
         path = Path(module_name).resolve()
         if not path.exists():
-            raise ValueError(f"app file {path} does not exist")
+            raise BadFile(f"app file {path} does not exist")
         name = f"ragmeter_app_{path.stem}"
         if str(path.parent) not in sys.path:  # `python file.py` puts the file's folder first
             sys.path.insert(0, str(path.parent))
         loader_spec = importlib.util.spec_from_file_location(name, path)
         if loader_spec is None or loader_spec.loader is None:
-            raise ValueError(f"cannot import {path}")
+            raise BadFile(f"cannot import {path}")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[name] = module
         loader_spec.loader.exec_module(module)
@@ -95,11 +96,11 @@ def load_object(spec: str) -> Any:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            raise ValueError(f"cannot import app module {module_name!r}: {exc}") from exc
+            raise InvalidOption(f"cannot import app module {module_name!r}: {exc}") from exc
     target: Any = module
     for part in attr.split("."):
         if not hasattr(target, part):
-            raise ValueError(f"module {module_name!r} has no attribute {attr!r}")
+            raise InvalidOption(f"module {module_name!r} has no attribute {attr!r}")
         target = getattr(target, part)
     return target
 
@@ -122,7 +123,7 @@ def as_app(target: Any, spec: str | None = None) -> App:
 
         return llamaindex_app(target)
     if not callable(target):
-        raise ValueError(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
+        raise InvalidOption(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
                          "Runnable or a LlamaIndex query engine")
     return target
 
@@ -151,7 +152,7 @@ async def arun_app(data: Any, app: App | str, *, concurrency: int = 8, timeout: 
                    show_progress: bool = True) -> RunResult:
     """Async form of ``run_app``."""
     if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+        raise InvalidOption("concurrency must be at least 1")
     the_app = load_app(app) if isinstance(app, str) else as_app(app)
     dataset = _as_dataset(data)
     gate = asyncio.Semaphore(concurrency)

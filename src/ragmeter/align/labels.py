@@ -27,7 +27,7 @@ import numpy as np
 from ragmeter.conversations import ConversationSample
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.data.dataset import jsonl_items, parse_items
-from ragmeter.errors import InvalidInput
+from ragmeter.errors import InvalidInput, InvalidOption
 
 LABELS_FIELD = "labels"
 NOTE_FIELD = "note"
@@ -80,7 +80,7 @@ class LabelSet:
     def split(self, test_share: float = 0.5, seed: int = 0) -> tuple["LabelSet", "LabelSet"]:
         """A seeded random (train, test) split; the same seed gives the same split."""
         if not 0.0 < test_share < 1.0:
-            raise ValueError(f"test_share must be in (0, 1), got {test_share}")
+            raise InvalidOption(f"test_share must be in (0, 1), got {test_share}")
         order = np.random.default_rng(seed).permutation(len(self.samples))
         cut = len(self.samples) - max(1, round(test_share * len(self.samples)))
         train = sorted(order[:cut].tolist())

@@ -3,7 +3,7 @@
 from ragmeter.engine.dry_run import RunEstimate, aestimate, estimate
 from ragmeter.data.stream import as_dataset
 from ragmeter.engine.evaluate import aevaluate, evaluate
-from ragmeter.engine.conversations import aevaluate_conversations, estimate_conversations, evaluate_conversations
+from ragmeter.engine.conversations import conversation_inputs, estimate_conversations
 
-__all__ = ["RunEstimate", "aestimate", "aevaluate", "aevaluate_conversations", "as_dataset", "estimate",
-           "estimate_conversations", "evaluate", "evaluate_conversations"]
+__all__ = ["RunEstimate", "aestimate", "aevaluate", "as_dataset", "conversation_inputs", "estimate",
+           "estimate_conversations", "evaluate"]

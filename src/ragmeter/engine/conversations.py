@@ -1,4 +1,4 @@
-"""``evaluate_conversations``: conversations are rows of the same engine.
+"""Conversations are rows of the same engine (``ragmeter.evaluate_conversations`` runs them).
 
 Why not an engine of their own: a conversation is a ``Sample`` (``ConversationSample``), so
 the journal (keyed by the conversation's fingerprint), resume, the judge cache, the result
@@ -15,11 +15,8 @@ from typing import Any, Sequence
 from ragmeter.conversations import load_conversations
 from ragmeter.data import Dataset
 from ragmeter.engine.dry_run import RunEstimate, estimate
-from ragmeter.engine.evaluate import aevaluate
-from ragmeter.engine.loop import run_sync
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.per_turn import PerTurn
-from ragmeter.result import EvaluationResult
 
 DEFAULT_CONVERSATION_METRICS = ("tool_call_accuracy", "tool_call_f1", "faithfulness")
 """Judge-free tool-call metrics, and faithfulness per turn (the local judge scores it)."""
@@ -36,28 +33,6 @@ def conversation_inputs(data: Any, metrics: Sequence[Metric | str] | None,
     """What ``evaluate`` takes for a conversation run: the conversations read (bad ones kept
     as named row errors) and the metrics, single-turn ones wrapped per turn."""
     return load_conversations(data, retrieval_tools=retrieval_tools), conversation_metrics(metrics)
-
-
-async def aevaluate_conversations(data: Any, metrics: Sequence[Metric | str] | None = None, *,
-                                  retrieval_tools: Sequence[str] | None = None, **options: Any) -> EvaluationResult:
-    """Async form of ``evaluate_conversations``."""
-    dataset, chosen = conversation_inputs(data, metrics, retrieval_tools)
-    return await aevaluate(dataset, chosen, **options)
-
-
-def evaluate_conversations(data: Any, metrics: Sequence[Metric | str] | None = None, *,
-                           retrieval_tools: Sequence[str] | None = None, **options: Any) -> EvaluationResult:
-    """Score conversations (a JSONL / JSON / Parquet file, a DataFrame, a Hugging Face dataset,
-    a list of records, message lists or Ragas ``MultiTurnSample``s) with ``metrics``: the
-    conversation metrics (``tool_call_accuracy``, ``tool_call_f1``, ``agent_goal_accuracy``,
-    ``topic_adherence``, ``knowledge_retention``, ``conversation_completeness``) once per
-    conversation, any single-turn metric on each reply that has contexts (the mean is the
-    conversation's score; each turn's is in the score's ``verdicts``).
-
-    ``retrieval_tools`` names the tools whose results are a reply's contexts. ``options``
-    are ``evaluate``'s (judge, embedder, cache, journal, resume, out, record, ...).
-    """
-    return run_sync(lambda: aevaluate_conversations(data, metrics, retrieval_tools=retrieval_tools, **options))
 
 
 def estimate_conversations(data: Any, metrics: Sequence[Metric | str] | None = None, *,

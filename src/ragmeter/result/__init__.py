@@ -20,6 +20,7 @@ from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
 from ragmeter.result.failures import ErrorRow
 from ragmeter.result.totals import MetricSummary, Totals
+from ragmeter.errors import InvalidOptionType
 
 
 class SampleResult(BaseModel):
@@ -116,7 +117,7 @@ class EvaluationResult(BaseModel):
         """``result["faithfulness"]``: the per-sample scores in row order, ``None`` where a
         score failed (its error is in ``errors()``), as Ragas' result gives them."""
         if not isinstance(metric, str):
-            raise TypeError(f"index a result by metric name (one of {self.metric_names}), not {type(metric).__name__}")
+            raise InvalidOptionType(f"index a result by metric name (one of {self.metric_names}), not {type(metric).__name__}")
         if metric not in self.info.metrics:
             raise KeyError(f"{metric!r} is not a metric of this run; it has {self.metric_names}")
         return self.with_samples().scores(metric)
@@ -225,7 +226,7 @@ class EvaluationResult(BaseModel):
         if path.suffix.lower() in (".parquet", ".pq"):
             from ragmeter.result.parquet import read_parquet_result
 
-            result = read_parquet_result(path)
+            result = cls.model_validate(read_parquet_result(path))
         else:
             result = cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
         result.samples.sort(key=lambda s: s.row)

@@ -17,7 +17,7 @@ from typing import Any
 
 from ragmeter.data import FIELDS, RowError, Sample
 from ragmeter.data.dataset import LIST_COLUMNS
-from ragmeter.errors import ErrorInfo
+from ragmeter.errors import BadFile, ErrorInfo
 from ragmeter.metrics.score import MetricScore
 
 META_KEY = b"ragmeter"
@@ -61,21 +61,20 @@ def append_sample(columns: dict[str, list[Any]], sample: Any, metrics: list[str]
         )
 
 
-def read_parquet_result(path: Path) -> Any:
+def read_parquet_result(path: Path) -> dict[str, Any]:
+    """The result as the plain mapping its JSON form holds (``info``, ``samples``,
+    ``input_errors``, ``usage``), for ``EvaluationResult.model_validate``: this module sits
+    below the result model, so it hands back data rather than building the model."""
     import pyarrow.parquet as pq
-
-    from ragmeter.result import EvaluationResult, RunInfo, SampleResult
-    from ragmeter.calls.usage import Usage
 
     with pq.ParquetFile(path) as f:
         meta = (f.schema_arrow.metadata or {}).get(META_KEY)
         if meta is None:
             meta = (f.metadata.metadata or {}).get(META_KEY)
         if meta is None:
-            raise ValueError(f"{path} is not a ragmeter result (no '{META_KEY.decode()}' metadata)")
+            raise BadFile(f"{path} is not a ragmeter result (no '{META_KEY.decode()}' metadata)")
         head = json.loads(meta)
-        info = RunInfo.model_validate(head["info"])
-        metrics = list(info.metrics)
+        metrics = list(head["info"].get("metrics", []))
         samples = []
         for batch in f.iter_batches(batch_size=4096):
             for rec in batch.to_pylist():
@@ -96,12 +95,12 @@ def read_parquet_result(path: Path) -> Any:
                         verdicts=json.loads(verdicts) if verdicts is not None else None,
                         error=ErrorInfo.model_validate_json(error) if error else None,
                     )
-                # a conversation loads back whole from its own record (SampleResult reads it)
-                sample = json.loads(rec["conversation"]) if rec.get("conversation") else Sample.model_validate(fields)
-                samples.append(SampleResult(row=rec["row"], id=rec.get("id"), sample=sample, scores=scores))
-    return EvaluationResult(
-        info=info,
-        samples=samples,
-        input_errors=[RowError.model_validate(e) for e in head.get("input_errors", [])],
-        usage={k: Usage.model_validate(v) for k, v in head.get("usage", {}).items()},
-    )
+                samples.append({"row": rec["row"], "id": rec.get("id"), # a conversation loads back whole from its own record (SampleResult reads it)
+                                "sample": json.loads(rec["conversation"]) if rec.get("conversation") else Sample.model_validate(fields),
+                                "scores": scores})
+    return {
+        "info": head["info"],
+        "samples": samples,
+        "input_errors": [RowError.model_validate(e) for e in head.get("input_errors", [])],
+        "usage": head.get("usage", {}),
+    }
