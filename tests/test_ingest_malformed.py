@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ragmeter.cli.app import app
-from ragmeter.ingest import InputProblem, TraceFileError, ingest_otlp, raise_problem
+from ragmeter.traces import InputProblem, TraceFileError, ingest_otlp, raise_problem
 
 from otlp_spans import DEEP, attr, break_root, trace_id
 
@@ -372,3 +372,17 @@ def test_a_bad_line_reads_the_same_before_and_after_the_first_request(tmp_path):
     assert messages[:3] == messages[3:] == ["expected an export request object, got an array",
                                             "not an OTLP export request (no 'resourceSpans')",
                                             "not JSON (Expecting property name enclosed in double quotes at column 2)"]
+
+
+def test_the_old_module_name_still_imports_with_a_deprecation_warning():
+    """``ragmeter.ingest`` (the name earlier docs gave) is ``ragmeter.traces`` under a warning."""
+    import importlib
+    import sys
+
+    import ragmeter.traces as traces
+
+    sys.modules.pop("ragmeter.ingest", None)
+    with pytest.warns(DeprecationWarning, match="ragmeter.ingest is now ragmeter.traces"):
+        old = importlib.import_module("ragmeter.ingest")
+    assert old.ingest_otlp is traces.ingest_otlp
+    assert old.langchain_handler is traces.langchain_handler

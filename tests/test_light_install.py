@@ -49,7 +49,7 @@ print("HEAVY", sorted(m for m in %r if m in sys.modules))
 """ % (HEAVY,)
 IMPORT_EVERY_MODULE = IMPORT_EVERY_MODULE.replace(
     "failed = []", "failed = []\nEXTRA_MODULES = %r" % ({
-        "ragmeter.ui": "ui", "ragmeter.ingest._langchain": "langchain", "ragmeter.ingest._llamaindex": "llamaindex",
+        "ragmeter.ui": "ui", "ragmeter.traces._langchain": "langchain", "ragmeter.traces._llamaindex": "llamaindex",
     },))
 
 

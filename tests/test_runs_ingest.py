@@ -25,7 +25,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from typer.testing import CliRunner  # noqa: E402
 
 from ragmeter.cli.app import app  # noqa: E402
-from ragmeter.ingest import (  # noqa: E402
+from ragmeter.traces import (  # noqa: E402
     TraceFileError,
     ingest_otlp,
     langchain_handler,

@@ -5,9 +5,11 @@
     result.summary(); result.to_pandas(); result.save("result.json")
 """
 
+from ragmeter.conversations import ConversationSample, load_conversations
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.embedders import Embedder, get_embedder
-from ragmeter.engine import aestimate, aevaluate, estimate, evaluate
+from ragmeter.api import aevaluate, aevaluate_conversations, evaluate, evaluate_conversations
+from ragmeter.engine import aestimate, estimate
 from ragmeter.errors import ErrorInfo, RagmeterError
 from ragmeter.judges import Judge, JudgeOptions, get_judge
 from ragmeter.metrics import GEval, JudgedMetric, Metric, MetricScore, Rubric, available_metrics, get_metric, metric
@@ -15,6 +17,7 @@ from ragmeter.result import EvaluationResult
 from ragmeter.version import __version__
 
 __all__ = [
+    "ConversationSample",
     "Dataset",
     "Embedder",
     "ErrorInfo",
@@ -32,11 +35,14 @@ __all__ = [
     "Sample",
     "aestimate",
     "aevaluate",
+    "aevaluate_conversations",
     "available_metrics",
     "estimate",
     "evaluate",
+    "evaluate_conversations",
     "get_embedder",
     "get_judge",
     "get_metric",
     "metric",
+    "load_conversations",
 ]

@@ -8,7 +8,10 @@ result file read back, a CI log or a dashboard can group failures by cause.
 that was down, a reply that was cut off). A resumed run recomputes transient failures and
 keeps the others; the engine asks the error, never a list of kinds.
 
-A few errors here stop a command before it does anything (``UnsafeAccess``).
+Others stop a command before it does anything: ``InvalidOption`` (a bad option or argument
+value), ``InvalidOptionType`` (an argument of the wrong kind), ``BadFile`` (a file that is
+not what it should be), ``UnknownMetric``, ``UnsafeAccess``, ``MissingExtra``
+(``ragmeter.extras``). Each says the CLI's exit code it ends a command with (``exit_code``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,13 @@ class RagmeterError(Exception):
     """True for failures that make every remaining score fail the same way (an endpoint that
     cannot be reached): the engine stops the run with this one error instead of recording it
     on every score."""
+
+    @property
+    def exit_code(self) -> int:
+        """The ragmeter CLI's exit code when this error ends a command: 1 for one that stopped
+        a run under way (``stops_run``: the run failed), 2 for the others, which stop a command
+        before it starts (a bad option or file, a missing extra or key, an unknown metric)."""
+        return 1 if self.stops_run else 2
 
     @property
     def kind(self) -> str:
@@ -178,6 +188,24 @@ class MetricFailed(RagmeterError):
 
 
 # --- choosing ----------------------------------------------------------------------------
+
+
+class InvalidOption(RagmeterError, ValueError):
+    """An option or argument a user gave has a value ragmeter cannot use (an unknown name, a
+    number out of range, a setting of the wrong group). Raised before any work starts, so the
+    CLI prints it as one line and exits 2. Also a ``ValueError``, as it was before it had a
+    type of its own."""
+
+
+class InvalidOptionType(RagmeterError, TypeError):
+    """An argument of the wrong kind (a judge that is neither a spec string nor a judge
+    object...). Also a ``TypeError``, as it was before; the CLI exits 2."""
+
+
+class BadFile(RagmeterError, ValueError):
+    """A file given to ragmeter is not what it should be (not a ragmeter result, a prompts
+    file that is not a JSON object, an unknown extension); the message names the file. The
+    CLI exits 2. Also a ``ValueError``, as it was before."""
 
 
 class UnknownMetric(RagmeterError, ValueError):

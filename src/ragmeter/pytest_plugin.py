@@ -54,7 +54,9 @@ def assert_metrics(
     from ragmeter.result import EvaluationResult
 
     if not minimums and baseline is None:
-        raise TypeError("assert_metrics needs at least one METRIC=MINIMUM or a baseline")
+        from ragmeter.errors import InvalidOptionType
+
+        raise InvalidOptionType("assert_metrics needs at least one METRIC=MINIMUM or a baseline")
     if not isinstance(result, EvaluationResult):
         result = EvaluationResult.load(result)
     if baseline is not None and not isinstance(baseline, EvaluationResult):
@@ -91,7 +93,7 @@ def ragmeter_evaluate(request: pytest.FixtureRequest) -> Callable[..., "Evaluati
 
     def run(data: Any, metrics: list[Any], **kwargs: Any) -> "EvaluationResult":
         nonlocal calls
-        from ragmeter.engine import evaluate
+        from ragmeter.api import evaluate
 
         kwargs.setdefault("judge", judge)
         kwargs.setdefault("embedder", embedder)

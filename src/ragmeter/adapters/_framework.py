@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import asdict, replace
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ragmeter.calls.cache import CacheSetting, DiskCache, open_cache
 from ragmeter.calls.limiter import AdaptiveLimiter
-from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries, parse_retry_after
-from ragmeter.calls.usage import Prices, Usage
+from ragmeter.calls.options import DEFAULT_CALLS, LLMCallOptions, options_of
+from ragmeter.calls.retry import TransientCallError, call_with_retries, parse_retry_after
+from ragmeter.calls.usage import Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
 from ragmeter.errors import (
+    InvalidOption,
     EmbedderError,
     EmbedderRejected,
     JudgeError,
@@ -140,37 +143,20 @@ def _field(source: Any, key: str) -> Any:
     return getattr(source, key, None)
 
 
-def build_judge(
-    backend: ChatBackend,
-    *,
-    name: str,
-    cache: CacheSetting,
-    timeout: float,
-    max_attempts: int,
-    max_concurrency: int,
-    prices: Prices | dict[str, tuple[float, float]] | None,
-    structured: str,
-    temperature: float | None,
-    max_tokens: int | None,
-    seed: int | None,
-) -> LLMJudge:
-    """An ``LLMJudge`` around a framework backend, with ``get_judge``'s cache convention:
-    ``True`` is the default disk cache, a ``DiskCache`` that one, ``False``/``None`` none."""
-    disk = open_cache(cache)
-    return LLMJudge(
-        backend,
-        name=name,
-        cache=disk,
-        policy=RetryPolicy(max_attempts=max_attempts, timeout=timeout),
-        max_concurrency=max_concurrency,
-        prices=prices if isinstance(prices, Prices) or prices is None else Prices(prices),
-        structured=structured,
-        # None: the backend sends no temperature and the model keeps its own; the cache key
-        # still records that choice.
-        temperature=temperature,  # type: ignore[arg-type]
-        max_tokens=max_tokens,
-        seed=seed,
-    )
+ADAPTER_CALLS = replace(DEFAULT_CALLS, structured="prompt")
+"""The call settings of a framework model as judge: the JSON schema goes in the prompt,
+which every model follows (a framework may not forward ``response_format``)."""
+
+
+def build_judge(backend: ChatBackend, *, name: str, cache: CacheSetting, options: LLMCallOptions | None,
+                settings: Mapping[str, Any]) -> LLMJudge:
+    """An ``LLMJudge`` around a framework backend, with ``get_judge``'s cache convention
+    (``True`` the default disk cache, a ``DiskCache`` that one, ``False``/``None`` none) and
+    the call settings ``options`` (an ``LLMCallOptions``; default ``ADAPTER_CALLS``) with
+    ``settings`` (single fields of it, ``timeout=30``) on top."""
+    base = options if options is not None else ADAPTER_CALLS
+    calls = options_of(LLMCallOptions, {**asdict(base), **settings}, "judge options") if settings else base
+    return LLMJudge.with_options(backend, calls, name=name, cache=open_cache(cache))
 
 
 def call_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -188,13 +174,12 @@ class FrameworkEmbedder:
     its own batching (``chunk_size``, ``embed_batch_size``), so all texts go in one call.
     """
 
-    def __init__(self, name: str, *, timeout: float = 60.0, max_attempts: int = 5,
-                 max_concurrency: int = 8) -> None:
+    def __init__(self, name: str, *, calls: LLMCallOptions | None = None, max_concurrency: int = 8) -> None:
         if max_concurrency < 1:
-            raise ValueError("max_concurrency must be >= 1")
+            raise InvalidOption("max_concurrency must be >= 1")
         self.name = name
         self.usage = Usage()
-        self.policy = RetryPolicy(max_attempts=max_attempts, timeout=timeout)
+        self.policy = (calls or DEFAULT_CALLS).retry_policy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
         self.dim: int | None = None
 

@@ -48,9 +48,10 @@ from ragmeter.adapters.output import (
     read_output,
 )
 from ragmeter.calls.cache import DiskCache
-from ragmeter.calls.usage import Prices
+from ragmeter.calls.options import LLMCallOptions
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
+from ragmeter.errors import InvalidOption, InvalidOptionType
 
 if TYPE_CHECKING:  # pragma: no cover
     from langchain_core.callbacks import BaseCallbackHandler
@@ -185,7 +186,7 @@ def _retriever_name(retriever: Any) -> str | None:
     get_name = getattr(retriever, "get_name", None)
     if callable(get_name):
         return str(get_name())
-    raise TypeError(f"retriever must be a LangChain retriever or a run name, not {type(retriever).__name__}")
+    raise InvalidOptionType(f"retriever must be a LangChain retriever or a run name, not {type(retriever).__name__}")
 
 
 def _with_callback(config: Mapping[str, Any] | None, handler: Any) -> dict[str, Any]:
@@ -258,11 +259,11 @@ def langchain_app(
     """
     _require()
     if not callable(getattr(runnable, "ainvoke", None)):
-        raise TypeError(f"langchain_app takes a LangChain Runnable (with .ainvoke), not a "
+        raise InvalidOptionType(f"langchain_app takes a LangChain Runnable (with .ainvoke), not a "
                         f"{type(runnable).__name__}; wrap a plain function with RunnableLambda or "
                         "pass it to run_app directly")
     if inputs and not question_key:
-        raise ValueError("inputs= goes with question_key=: the chain's input is then a dict")
+        raise InvalidOption("inputs= goes with question_key=: the chain's input is then a dict")
     name = _retriever_name(retriever)
 
     async def app(question: str) -> AppOutput:
@@ -300,14 +301,14 @@ def retriever_model_app(retriever: Any, model: Any, prompt: Any = None, *,
     elif isinstance(prompt, BasePromptTemplate):
         template = prompt
     else:
-        raise TypeError(f"prompt must be a LangChain prompt template or a string, not {type(prompt).__name__}")
+        raise InvalidOptionType(f"prompt must be a LangChain prompt template or a string, not {type(prompt).__name__}")
     variables = set(template.input_variables)
     if "question" not in variables or not variables <= {"context", "question"}:
-        raise ValueError(f"the prompt must use {{question}} (and {{context}}) and no other variable; "
+        raise InvalidOption(f"the prompt must use {{question}} (and {{context}}) and no other variable; "
                          f"it uses {sorted(variables)}")
     for role, thing in (("retriever", retriever), ("model", model)):
         if not callable(getattr(thing, "ainvoke", None)):
-            raise TypeError(f"{role} must be a LangChain Runnable (with .ainvoke), not {type(thing).__name__}")
+            raise InvalidOptionType(f"{role} must be a LangChain Runnable (with .ainvoke), not {type(thing).__name__}")
     call_config = dict(config or {})
 
     async def app(question: str) -> AppOutput:
@@ -380,7 +381,7 @@ class LangChainChatBackend:
     def __init__(self, model: Any, *, identity: str | None = None) -> None:
         _require()
         if not callable(getattr(model, "ainvoke", None)):
-            raise TypeError(f"judge_from takes a LangChain chat model, not a {type(model).__name__}")
+            raise InvalidOptionType(f"judge_from takes a LangChain chat model, not a {type(model).__name__}")
         self.chat_model = model
         self.model = model_name_of(model)
         kind = type(_unwrap(model)).__name__
@@ -416,28 +417,21 @@ def judge_from(
     *,
     name: str | None = None,
     cache: DiskCache | bool | None = True,
-    timeout: float = 60.0,
-    max_attempts: int = 5,
-    max_concurrency: int = 16,
-    prices: Prices | dict[str, tuple[float, float]] | None = None,
-    structured: str = "prompt",
-    temperature: float | None = 0.0,
-    max_tokens: int | None = None,
-    seed: int | None = None,
+    options: LLMCallOptions | None = None,
+    **settings: Any,
 ) -> LLMJudge:
     """A ragmeter judge (``LLMJudge``) that asks ``chat_model``; pass it as ``judge=``.
 
     ``structured="prompt"`` (the default) puts the JSON schema in the prompt, which every
     model follows; "json_schema", "json_object" or "auto" also send ``response_format``, for
     integrations that forward it (ChatOpenAI). ``temperature=None`` keeps the model's own.
-    The other options are ``get_judge``'s: ``cache=True`` is the default disk cache.
+    ``options`` is the ``LLMCallOptions`` the other judges take (default ``ADAPTER_CALLS``:
+    ``structured="prompt"``); single fields of it go as keywords (``timeout=30``).
+    ``cache=True`` is the default disk cache, as with ``get_judge``.
     """
     backend = LangChainChatBackend(chat_model)
-    return build_judge(
-        backend, name=name or f"langchain:{backend.model}", cache=cache, timeout=timeout,
-        max_attempts=max_attempts, max_concurrency=max_concurrency, prices=prices,
-        structured=structured, temperature=temperature, max_tokens=max_tokens, seed=seed,
-    )
+    return build_judge(backend, name=name or f"langchain:{backend.model}", cache=cache, options=options,
+                       settings=settings)
 
 
 # --- the embedder ----------------------------------------------------------------------------
@@ -449,25 +443,26 @@ class LangChainEmbedder(FrameworkEmbedder):
     Questions, answers and contexts are all embedded as documents: ragmeter compares texts
     with each other, and one kind of vector keeps those comparisons symmetric."""
 
-    def __init__(self, embeddings: Any, *, name: str | None = None, timeout: float = 60.0,
-                 max_attempts: int = 5, max_concurrency: int = 8) -> None:
+    def __init__(self, embeddings: Any, *, name: str | None = None, calls: LLMCallOptions | None = None,
+                 max_concurrency: int = 8) -> None:
         _require()
         if not callable(getattr(embeddings, "aembed_documents", None)):
-            raise TypeError(f"embedder_from takes LangChain Embeddings (with aembed_documents), "
+            raise InvalidOptionType(f"embedder_from takes LangChain Embeddings (with aembed_documents), "
                             f"not a {type(embeddings).__name__}")
         self.embeddings = embeddings
         model = next((v for a in ("model", "model_name", "model_id", "deployment")
                       if isinstance(v := getattr(embeddings, a, None), str) and v), None)
-        super().__init__(name or f"langchain:{model or type(embeddings).__name__}", timeout=timeout,
-                         max_attempts=max_attempts, max_concurrency=max_concurrency)
+        super().__init__(name or f"langchain:{model or type(embeddings).__name__}", calls=calls,
+                         max_concurrency=max_concurrency)
 
     async def _embed_texts(self, texts: list[str]) -> list[list[float]]:
         return await self.embeddings.aembed_documents(texts)
 
 
-def embedder_from(embeddings: Any, *, name: str | None = None) -> LangChainEmbedder:
+def embedder_from(embeddings: Any, *, name: str | None = None, calls: LLMCallOptions | None = None) -> LangChainEmbedder:
     """A ragmeter embedder over LangChain ``Embeddings``; pass it as ``embedder=``.
 
     ``name`` is what results record, and what a ``DiskCache`` keys vectors by: give a
-    distinct one when two embedding models would otherwise share a name."""
-    return LangChainEmbedder(embeddings, name=name)
+    distinct one when two embedding models would otherwise share a name. ``calls`` (an
+    ``LLMCallOptions``, as the judges take) sets the timeout and attempts per call."""
+    return LangChainEmbedder(embeddings, name=name, calls=calls)

@@ -48,9 +48,10 @@ from ragmeter.adapters._framework import (
 )
 from ragmeter.adapters.output import AppOutput, AppOutputError, context_text
 from ragmeter.calls.cache import DiskCache
-from ragmeter.calls.usage import Prices
+from ragmeter.calls.options import LLMCallOptions
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.protocol import ChatCompletion, ChatRequest
+from ragmeter.errors import InvalidOptionType
 
 __all__ = [
     "LlamaIndexChatBackend",
@@ -110,7 +111,7 @@ def llamaindex_app(query_engine: Any) -> LlamaIndexApp:
     if not callable(aquery):
         hint = (" (a chat engine keeps its conversation between questions: evaluate "
                 "index.as_query_engine() instead)" if callable(getattr(query_engine, "achat", None)) else "")
-        raise TypeError(f"llamaindex_app takes a LlamaIndex query engine (with .aquery), not a "
+        raise InvalidOptionType(f"llamaindex_app takes a LlamaIndex query engine (with .aquery), not a "
                         f"{type(query_engine).__name__}{hint}")
 
     async def app(question: str) -> AppOutput:
@@ -166,7 +167,7 @@ class LlamaIndexChatBackend:
     def __init__(self, llm: Any, *, identity: str | None = None) -> None:
         _require()
         if not callable(getattr(llm, "achat", None)):
-            raise TypeError(f"judge_from takes a LlamaIndex LLM (with .achat), not a {type(llm).__name__}")
+            raise InvalidOptionType(f"judge_from takes a LlamaIndex LLM (with .achat), not a {type(llm).__name__}")
         self.llm = llm
         self.model = model_name_of(llm)
         self.identity = identity or f"llamaindex:{type(llm).__name__}:{self.model}#{fingerprint(_identifying_params(llm))}"
@@ -212,28 +213,20 @@ def judge_from(
     *,
     name: str | None = None,
     cache: DiskCache | bool | None = True,
-    timeout: float = 60.0,
-    max_attempts: int = 5,
-    max_concurrency: int = 16,
-    prices: Prices | dict[str, tuple[float, float]] | None = None,
-    structured: str = "prompt",
-    temperature: float | None = 0.0,
-    max_tokens: int | None = None,
-    seed: int | None = None,
+    options: LLMCallOptions | None = None,
+    **settings: Any,
 ) -> LLMJudge:
     """A ragmeter judge (``LLMJudge``) that asks the LlamaIndex ``llm``; pass it as ``judge=``.
 
     ``structured="prompt"`` (the default) puts the JSON schema in the prompt, which every
     LLM follows; "json_schema", "json_object" or "auto" also send ``response_format`` for
     integrations that forward it (OpenAI). ``temperature=None`` keeps the LLM's own. The
-    other options are ``get_judge``'s: ``cache=True`` is the default disk cache.
+    other settings are those of ``LLMCallOptions`` (``options=``, or single fields as
+    keywords: ``timeout=30``); ``cache=True`` is the default disk cache, as with ``get_judge``.
     """
     backend = LlamaIndexChatBackend(llm)
-    return build_judge(
-        backend, name=name or f"llamaindex:{backend.model}", cache=cache, timeout=timeout,
-        max_attempts=max_attempts, max_concurrency=max_concurrency, prices=prices,
-        structured=structured, temperature=temperature, max_tokens=max_tokens, seed=seed,
-    )
+    return build_judge(backend, name=name or f"llamaindex:{backend.model}", cache=cache, options=options,
+                       settings=settings)
 
 
 # --- the embedder ----------------------------------------------------------------------------
@@ -246,25 +239,26 @@ class LlamaIndexEmbedder(FrameworkEmbedder):
     All texts are embedded as text (not query) embeddings, so that comparisons between a
     question, an answer and a context are symmetric."""
 
-    def __init__(self, embed_model: Any, *, name: str | None = None, timeout: float = 60.0,
-                 max_attempts: int = 5, max_concurrency: int = 8) -> None:
+    def __init__(self, embed_model: Any, *, name: str | None = None, calls: LLMCallOptions | None = None,
+                 max_concurrency: int = 8) -> None:
         _require()
         if not callable(getattr(embed_model, "aget_text_embedding_batch", None)):
-            raise TypeError(f"embedder_from takes a LlamaIndex embedding model (BaseEmbedding), "
+            raise InvalidOptionType(f"embedder_from takes a LlamaIndex embedding model (BaseEmbedding), "
                             f"not a {type(embed_model).__name__}")
         self.embed_model = embed_model
         model = getattr(embed_model, "model_name", None)
         label = model if isinstance(model, str) and model and model != "unknown" else type(embed_model).__name__
-        super().__init__(name or f"llamaindex:{label}", timeout=timeout, max_attempts=max_attempts,
+        super().__init__(name or f"llamaindex:{label}", calls=calls,
                          max_concurrency=max_concurrency)
 
     async def _embed_texts(self, texts: list[str]) -> list[list[float]]:
         return await self.embed_model.aget_text_embedding_batch(texts)
 
 
-def embedder_from(embed_model: Any, *, name: str | None = None) -> LlamaIndexEmbedder:
+def embedder_from(embed_model: Any, *, name: str | None = None, calls: LLMCallOptions | None = None) -> LlamaIndexEmbedder:
     """A ragmeter embedder over a LlamaIndex embedding model; pass it as ``embedder=``.
 
     ``name`` is what results record, and what a ``DiskCache`` keys vectors by: give a
-    distinct one when two embedding models would otherwise share a name."""
-    return LlamaIndexEmbedder(embed_model, name=name)
+    distinct one when two embedding models would otherwise share a name. ``calls`` (an
+    ``LLMCallOptions``, as the judges take) sets the timeout and attempts per call."""
+    return LlamaIndexEmbedder(embed_model, name=name, calls=calls)

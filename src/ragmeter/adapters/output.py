@@ -14,13 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ragmeter.errors import RagmeterError
+
 ANSWER_KEYS = ("answer", "response", "result", "output", "output_text", "text")
 CONTEXT_KEYS = ("contexts", "context", "source_documents", "source_nodes", "documents",
                 "retrieved_contexts", "sources")
 
 
-class AppOutputError(TypeError):
-    """The app returned something that holds no answer: names what it got."""
+class AppOutputError(RagmeterError, TypeError):
+    """The app returned something that holds no answer: names what it got. (A ``TypeError``
+    as before; recorded on the row by ``ragmeter run``.)"""
 
 
 @dataclass

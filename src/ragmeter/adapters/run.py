@@ -27,6 +27,7 @@ from ragmeter.adapters.output import read_output
 from ragmeter.data import Dataset, Sample
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
+from ragmeter.errors import BadFile, InvalidOption
 
 App = Callable[[str], Any] | Callable[[str], Awaitable[Any]]
 
@@ -64,23 +65,28 @@ def load_app(spec: str) -> App:
 
     ``NAME`` is a callable, a LangChain Runnable (a chain) or a LlamaIndex query engine; the
     last two are wrapped with their adapter (``langchain_app``, ``llamaindex_app``), so the
-    object a user already has needs no wrapper function. The current directory is importable,
+    object a user already has needs no wrapper function. See ``load_object``."""
+    return as_app(load_object(spec), spec)
+
+
+def load_object(spec: str) -> Any:
+    """The object ``"package.module:NAME"`` (or ``"path/to/file.py:NAME"``) names. The current directory is importable,
     as with ``python -m``; a file's own folder is too, so it can import the modules beside it
     as it does when run as a script. Raises ``ValueError`` with what went wrong (bad spec,
     module not found, no such attribute, not an app)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
-        raise ValueError(f"--app takes MODULE:FUNCTION (e.g. my_rag.app:answer), not {spec!r}")
+        raise InvalidOption(f"--app takes MODULE:FUNCTION (e.g. my_rag.app:answer), not {spec!r}")
     if module_name.endswith(".py") or "/" in module_name:
         path = Path(module_name).resolve()
         if not path.exists():
-            raise ValueError(f"app file {path} does not exist")
+            raise BadFile(f"app file {path} does not exist")
         name = f"ragmeter_app_{path.stem}"
         if str(path.parent) not in sys.path:  # `python file.py` puts the file's folder first
             sys.path.insert(0, str(path.parent))
         loader_spec = importlib.util.spec_from_file_location(name, path)
         if loader_spec is None or loader_spec.loader is None:
-            raise ValueError(f"cannot import {path}")
+            raise BadFile(f"cannot import {path}")
         module = importlib.util.module_from_spec(loader_spec)
         sys.modules[name] = module
         loader_spec.loader.exec_module(module)
@@ -90,16 +96,16 @@ def load_app(spec: str) -> App:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
-            raise ValueError(f"cannot import app module {module_name!r}: {exc}") from exc
+            raise InvalidOption(f"cannot import app module {module_name!r}: {exc}") from exc
     target: Any = module
     for part in attr.split("."):
         if not hasattr(target, part):
-            raise ValueError(f"module {module_name!r} has no attribute {attr!r}")
+            raise InvalidOption(f"module {module_name!r} has no attribute {attr!r}")
         target = getattr(target, part)
-    return as_app(target, spec)
+    return target
 
 
-def _defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
+def defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
     """Whether ``obj`` is an instance of a class named one of ``class_names`` from ``package``,
     checked by name so that neither framework is imported to ask."""
     return any(cls.__name__ in class_names and cls.__module__.startswith(package) for cls in type(obj).__mro__)
@@ -108,16 +114,16 @@ def _defined_in(obj: Any, package: str, class_names: tuple[str, ...]) -> bool:
 def as_app(target: Any, spec: str | None = None) -> App:
     """``target`` as an app ``run_app`` can call: a LangChain Runnable or a LlamaIndex query
     engine wrapped with its adapter, any other callable as it is."""
-    if _defined_in(target, "langchain_core", ("Runnable",)):
+    if defined_in(target, "langchain_core", ("Runnable",)):
         from ragmeter.adapters.langchain import langchain_app
 
         return langchain_app(target)
-    if _defined_in(target, "llama_index.core", ("BaseQueryEngine",)):
+    if defined_in(target, "llama_index.core", ("BaseQueryEngine",)):
         from ragmeter.adapters.llamaindex import llamaindex_app
 
         return llamaindex_app(target)
     if not callable(target):
-        raise ValueError(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
+        raise InvalidOption(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
                          "Runnable or a LlamaIndex query engine")
     return target
 
@@ -146,7 +152,7 @@ async def arun_app(data: Any, app: App | str, *, concurrency: int = 8, timeout: 
                    show_progress: bool = True) -> RunResult:
     """Async form of ``run_app``."""
     if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+        raise InvalidOption("concurrency must be at least 1")
     the_app = load_app(app) if isinstance(app, str) else as_app(app)
     dataset = _as_dataset(data)
     gate = asyncio.Semaphore(concurrency)

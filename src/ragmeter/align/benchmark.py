@@ -27,6 +27,7 @@ from pydantic import BaseModel
 
 from ragmeter.align.labels import LabelSet, labels_from_records
 from ragmeter.align.statistics import auroc, pair_accuracy
+from ragmeter.errors import InvalidOption
 
 BENCHMARKS = ("halueval",)
 LENGTH_MATCH = 0.30
@@ -38,7 +39,7 @@ HALUEVAL_METRIC = "faithfulness"
 def benchmark_path(name: str = "halueval") -> Path:
     """Where the bundled file of benchmark ``name`` is."""
     if name not in BENCHMARKS:
-        raise ValueError(f"unknown benchmark {name!r}; available: {', '.join(BENCHMARKS)}")
+        raise InvalidOption(f"unknown benchmark {name!r}; available: {', '.join(BENCHMARKS)}")
     return Path(str(resources.files("ragmeter.align") / "data" / HALUEVAL_FILE))
 
 

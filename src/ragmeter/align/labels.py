@@ -24,8 +24,10 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ragmeter.conversations import ConversationSample
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.data.dataset import jsonl_items, parse_items
+from ragmeter.errors import InvalidInput, InvalidOption
 
 LABELS_FIELD = "labels"
 NOTE_FIELD = "note"
@@ -78,7 +80,7 @@ class LabelSet:
     def split(self, test_share: float = 0.5, seed: int = 0) -> tuple["LabelSet", "LabelSet"]:
         """A seeded random (train, test) split; the same seed gives the same split."""
         if not 0.0 < test_share < 1.0:
-            raise ValueError(f"test_share must be in (0, 1), got {test_share}")
+            raise InvalidOption(f"test_share must be in (0, 1), got {test_share}")
         order = np.random.default_rng(seed).permutation(len(self.samples))
         cut = len(self.samples) - max(1, round(test_share * len(self.samples)))
         train = sorted(order[:cut].tolist())
@@ -153,15 +155,26 @@ def load_labels(path: str | Path) -> LabelSet:
     return out
 
 
+def _parsed(row: int, line: int | None, record: Any, plain: bool) -> Sample | RowError:
+    """A labelled record as a sample: a conversation when it holds messages (labels on
+    conversation metrics), else a single-turn sample."""
+    if isinstance(record, Mapping) and "messages" in record:
+        try:
+            return ConversationSample.model_validate(record)
+        except InvalidInput as exc:
+            return RowError(row=row, field=getattr(exc, "field", None), line=line,
+                            message=getattr(exc, "detail", str(exc)))
+    return next(iter(parse_items([(row, line, record)], plain)))[1]
+
+
 def _collect(items: Iterable[tuple[int, int | None, Any]], source: str | None, plain: bool) -> LabelSet:
     out = LabelSet([], [], source)
     for row, line, record in items:
-        for _, parsed in parse_items([(row, line, record)], plain):
-            item = _labelled(row, line, parsed)
-            if isinstance(item, RowError):
-                out.errors.append(item)
-            else:
-                out.samples.append(item)
+        item = _labelled(row, line, _parsed(row, line, record, plain))
+        if isinstance(item, RowError):
+            out.errors.append(item)
+        else:
+            out.samples.append(item)
     return out
 
 

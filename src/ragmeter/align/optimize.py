@@ -32,12 +32,13 @@ from pydantic import BaseModel, Field
 from ragmeter.align.agreement import DEFAULT_THRESHOLD, MetricAgreement
 from ragmeter.align.labels import LabelledSample, LabelSet
 from ragmeter.align.run import agreement_of
-from ragmeter.engine import aevaluate
+from ragmeter.api import aevaluate
 from ragmeter.engine.core import close_models
-from ragmeter.engine.evaluate import run_sync
-from ragmeter.errors import RagmeterError, UnknownMetric
+from ragmeter.engine.loop import run_sync
+from ragmeter.errors import InvalidOption, RagmeterError, UnknownMetric
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judgements.tasks import prompt_for
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.prompts.template import Example, PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult
@@ -106,7 +107,7 @@ def _with(prompts: PromptSet, name: str, *, instruction: str | None = None, extr
                                              examples=base.examples + tuple(extra), language=base.language)})
 
 
-async def _rewrites(judge: Any, judge_options: Mapping[str, Any], cache: Any, prompt: TaskPrompt,
+async def _rewrites(judge: Any, judge_options: JudgeOptions, cache: Any, prompt: TaskPrompt,
                     shown: Sequence[tuple[LabelledSample, Any]], metric: str, count: int) -> list[str]:
     """``count`` instructions written by the judge after reading the disagreements."""
     from ragmeter.judges.spec import get_judge
@@ -138,7 +139,7 @@ def tuned_prompt(metric: "str | Metric") -> tuple[str, "str | Metric"]:
         found = None
     if found is None or not found.tuned_prompt:
         known = ", ".join([*OPTIMIZABLE, "rubrics", "G-Eval criteria", "JudgedMetric classes"])
-        raise ValueError(f"--optimize knows how to tune {known}; not {getattr(metric, 'name', metric)!r}")
+        raise InvalidOption(f"--optimize knows how to tune {known}; not {getattr(metric, 'name', metric)!r}")
     return found.tuned_prompt, found
 
 
@@ -159,7 +160,7 @@ async def aoptimize_prompts(
     max_examples: int = 3,
     instruction_variants: int = 2,
     threshold: float = DEFAULT_THRESHOLD,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     cache: Any = True,
     resamples: int = 1000,
     show_progress: bool = False,
@@ -169,13 +170,13 @@ async def aoptimize_prompts(
     metric_to_run = metric
     metric = metric if isinstance(metric, str) else metric.name
     if judge.strip() == "local":
-        raise ValueError("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
+        raise InvalidOption("--optimize tunes an LLM judge's prompts; the local judge has none (use --judge openai:MODEL ...)")
     base = _with_prompt(prompts or DEFAULT_PROMPTS, name)
     labelled = LabelSet([s for s in labels.samples if metric in s.labels], source=labels.source)
     if len(labelled) < 4:
-        raise ValueError(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
+        raise InvalidOption(f"--optimize needs at least 4 samples labelled for {metric}, got {len(labelled)}")
     train, test = labelled.split(test_share, seed)
-    options = dict(judge_options or {})
+    options = JudgeOptions.of(judge_options)
     thresholds = {metric: threshold}
     notes: list[str] = []
 

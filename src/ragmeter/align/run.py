@@ -9,6 +9,7 @@ any, is visible in one command.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -19,13 +20,15 @@ from ragmeter.align.agreement import DEFAULT_THRESHOLD, Disagreement, MetricAgre
 from ragmeter.align.benchmark import BenchmarkFigures, benchmark_figures, load_benchmark
 from ragmeter.align.labels import LabelSet, describe_errors, load_labels
 from ragmeter.align.ppi import MeanInterval, labels_mean, naive_mean, ppi_mean
-from ragmeter.engine import aevaluate
-from ragmeter.engine.evaluate import run_sync
+from ragmeter.api import aevaluate
+from ragmeter.engine.loop import run_sync
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult
+from ragmeter.errors import InvalidOption
 
 
 class LayoutRun(BaseModel):
@@ -62,10 +65,10 @@ class AlignmentReport(BaseModel):
 def _labels_of(labels: LabelSet | str | Path | None, benchmark: str | None, limit: int | None) -> LabelSet:
     if benchmark is not None:
         if labels is not None:
-            raise ValueError("give a labels file or a benchmark, not both")
+            raise InvalidOption("give a labels file or a benchmark, not both")
         return load_benchmark(benchmark, limit)
     if labels is None:
-        raise ValueError("align needs a labels file (or benchmark='halueval')")
+        raise InvalidOption("align needs a labels file (or benchmark='halueval')")
     loaded = labels if isinstance(labels, LabelSet) else load_labels(labels)
     if limit is not None:
         loaded = LabelSet(loaded.samples[:limit], loaded.errors, loaded.source)
@@ -124,7 +127,7 @@ async def aalign(
     benchmark: str | None = None,
     limit: int | None = None,
     thresholds: Mapping[str, float] | None = None,
-    judge_options: Mapping[str, Any] | None = None,
+    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     prompts: PromptSet | None = None,
     cache: Any = True,
     confidence: float = 0.95,
@@ -135,25 +138,25 @@ async def aalign(
     """Async form of ``align``."""
     the_labels = _labels_of(labels, benchmark, limit)
     if not the_labels.samples:
-        raise ValueError(f"no labelled samples in {the_labels.source or 'the labels'}: "
+        raise InvalidOption(f"no labelled samples in {the_labels.source or 'the labels'}: "
                          + "; ".join(describe_errors(the_labels, 3)))
     to_run = list(metrics or the_labels.metrics())  # names, or metric objects (a rubric)
     chosen = [get_metric(m).name for m in to_run]
     unlabelled = [m for m in chosen if m not in the_labels.metrics()]
     if unlabelled:
-        raise ValueError(f"no sample of {the_labels.source or 'the labels'} has a label for "
+        raise InvalidOption(f"no sample of {the_labels.source or 'the labels'} has a label for "
                          f"{', '.join(map(repr, unlabelled))}; labelled metrics: {', '.join(the_labels.metrics())}")
     unknown_layouts = [lay for lay in layouts if lay not in LAYOUTS]
     if unknown_layouts or not layouts:
-        raise ValueError(f"layouts must be some of {LAYOUTS}, got {list(layouts)}")
+        raise InvalidOption(f"layouts must be some of {LAYOUTS}, got {list(layouts)}")
     if not isinstance(judge, str) and list(layouts) != ["bundled"]:
-        raise ValueError("comparing layouts needs the judge by name (e.g. 'openai:gpt-4o-mini'), not a Judge object")
+        raise InvalidOption("comparing layouts needs the judge by name (e.g. 'openai:gpt-4o-mini'), not a Judge object")
     report = AlignmentReport(source=the_labels.source, labelled=len(the_labels),
                              input_errors=describe_errors(the_labels, 50), runs=[])
     for layout in layouts:
-        options = dict(judge_options or {})
+        options = JudgeOptions.of(judge_options)
         if isinstance(judge, str):
-            options["layout"] = layout
+            options = replace(options, llm=replace(options.llm, layout=layout))
         started = time.perf_counter()
         result = await aevaluate(the_labels.dataset(), to_run, judge=judge, embedder=embedder, cache=cache,
                                  journal=False, show_progress=show_progress, judge_options=options, prompts=prompts)

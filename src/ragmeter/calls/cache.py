@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Union
 
+from ragmeter.errors import InvalidOptionType
+
 
 def default_cache_dir() -> Path:
     """``$RAGMETER_CACHE_DIR``, else ``$XDG_CACHE_HOME/ragmeter``, else ``~/.cache/ragmeter``."""
@@ -118,4 +120,4 @@ def open_cache(cache: CacheSetting) -> DiskCache | None:
         return cache
     if isinstance(cache, (str, os.PathLike)):
         return DiskCache(cache)
-    raise TypeError(f"cache must be True, False, None, a path or a DiskCache; got {cache!r}")
+    raise InvalidOptionType(f"cache must be True, False, None, a path or a DiskCache; got {cache!r}")

@@ -62,7 +62,7 @@ class OpenAIConnection:
         api_key_env: str = "OPENAI_API_KEY",
         *,
         azure_api_version: str | None = None,
-        timeout: float = 600.0,
+        timeout: float | None = None,
     ) -> None:
         # Imported now, when the judge or embedder is built, not on the first request: the
         # import takes 0.5-3 s (hundreds of pydantic types); inside the first call's timeout it
@@ -72,7 +72,8 @@ class OpenAIConnection:
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.azure_api_version = azure_api_version
-        # only the SDK's outer bound; ragmeter's per-attempt timeout is tighter
+        # the SDK's own bound; None leaves it to ragmeter's per-attempt timeout
+        # (``call_with_retries``), the one setting users see as --timeout
         self.timeout = timeout
         self._clients: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
         self._lock = threading.Lock()

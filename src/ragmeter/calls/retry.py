@@ -22,10 +22,11 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """How hard to try. ``max_attempts`` counts the first try; ``timeout`` is per attempt."""
+    """How hard to try. ``max_attempts`` counts the first try; ``timeout`` is per attempt
+    (both come from ``LLMCallOptions``, where their defaults are written)."""
 
-    max_attempts: int = 5
-    timeout: float = 60.0
+    max_attempts: int
+    timeout: float
     backoff_base: float = 0.5
     backoff_max: float = 30.0
     # A server asking to wait longer than this is treated as down rather than waited on.

@@ -11,10 +11,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.exits import check_setup, plain_errors
 from ragmeter.cli.metric_options import g_eval_option, metrics_file_option, rubric_option, with_metric_objects
+from ragmeter.cli.options import judge_option_group
 from ragmeter.extras import check
+from ragmeter.judges.options import JudgeOptions
 from ragmeter.cli.readable import print_line, print_table
 
 LAYOUT_CHOICES = {"bundled": ("bundled",), "per_task": ("per_task",), "both": ("bundled", "per_task")}
@@ -109,6 +111,7 @@ def _optimize(labels, chosen, judge, embedder, prompt_set, test_share, seed, thr
 
 
 @app.command("align")
+@judge_option_group
 def align_command(
     labels_path: Optional[Path] = typer.Argument(None, metavar="LABELS", help="Labels file: JSONL of samples with \"labels\": {metric: 0/1 or [0, 1]} (and an optional \"note\")."),
     metrics: Optional[str] = typer.Option(None, "--metrics", "-m", help="Comma-separated metrics (default: every metric with labels)."),
@@ -131,12 +134,11 @@ def align_command(
     optimize: bool = typer.Option(False, "--optimize", help="Tune the judge's prompt for the (first) metric on a seeded train split: few-shot examples from disagreements, instructions rewritten by the judge; report test agreement before and after."),
     test_share: float = typer.Option(0.5, "--test-share", min=0.05, max=0.95, help="With --optimize: share of the labels held out for the test split."),
     prompts_out: Path = typer.Option(Path("prompts.optimized.json"), "--prompts-out", help="With --optimize: where to write the chosen prompt set (for --prompts)."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
-    price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache lives (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+    judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Measure a judge's agreement with people: accuracy, balanced accuracy, Cohen's kappa,
     Spearman, Kendall and pairwise accuracy with bootstrap intervals, the confusion table and
@@ -174,13 +176,13 @@ def align_command(
             from ragmeter.align.benchmark import load_benchmark
 
             _optimize(labels if labels is not None else load_benchmark(benchmark or "", limit), chosen, judge, embedder,
-                      prompt_set, test_share, seed, parse_thresholds(threshold), {"timeout": timeout}, cache,
+                      prompt_set, test_share, seed, parse_thresholds(threshold), judge_options, cache,
                       resamples, quiet, prompts_out)
             return
         report = align(
             labels, chosen, judge=judge, embedder=embedder, layouts=LAYOUT_CHOICES[layout], benchmark=benchmark,
             limit=limit, thresholds=parse_thresholds(threshold), prompts=prompt_set, cache=cache,
-            judge_options={"timeout": timeout, "prices": parse_prices(price) or None},
+            judge_options=judge_options,
             confidence=confidence, resamples=resamples, seed=seed, show_progress=not quiet,
         )
     except (ValueError, TypeError, FileNotFoundError, KeyError) as exc:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
-from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.conversations import CONVERSATIONS_HELP, RETRIEVAL_TOOL_HELP, conversation_run
+from ragmeter.cli.options import judge_option_group
 from ragmeter.cli.exits import EXIT_FAILED, check_setup, fail, keys_not_needed, plain_errors
 from ragmeter.cli.metric_options import (
     all_prompts, g_eval_option, load_written, metrics_file_option, print_g_eval_steps, print_metrics_file, rubric_option,
@@ -21,31 +23,18 @@ from ragmeter.cli.metric_options import (
 from ragmeter.cli.tables import nothing_scored, print_result
 from ragmeter.data import empty_message
 from ragmeter.extras import check
-
-
-def _parse_band(value: str | None) -> tuple[float, float] | None:
-    if value is None:
-        return None
-    try:
-        low, high = (float(v) for v in value.split(","))
-    except ValueError:
-        raise typer.BadParameter(f"--escalate-band takes LOW,HIGH (e.g. 0.25,0.75), not {value!r}")
-    return low, high
+from ragmeter.judges.options import JudgeOptions
 
 
 @app.command()
+@judge_option_group
 def evaluate(
     data: Path = typer.Argument(..., help="JSONL, CSV, Parquet or JSON file of samples.", exists=True, dir_okay=False),
     metrics: str = typer.Option("faithfulness,answer_similarity", "--metrics", "-m", help="Comma-separated metric names (see `ragmeter metrics`)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local | local+openai:MODEL (cascade) | openai:MODEL | openai:MODEL@http://host:port/v1 | ollama:MODEL | azure:DEPLOYMENT@URL"),
-    verifier: str = typer.Option("alignment", "--verifier", help="The local judge's claim verifier: alignment (words and their meaning) | lexical (shared words only, faster) | nli:HF_NAME_OR_PATH[?OPTION=VALUE&...] (your own NLI cross-encoder; options label, max_length, batch_size, trust_remote_code, revision, tokenizer, device, scoring: docs/local_judge.md)."),
-    band: Optional[str] = typer.Option(None, "--escalate-band", help="Cascade: local probabilities strictly between LOW,HIGH go to the LLM judge (default: every verdict not calibrated as right 95% of the time)."),
     embedder: str = typer.Option("local", "--embedder", "-e", help="local | st:NAME_OR_PATH | openai:MODEL[@URL]"),
     out_path: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the full result (scores, reasons, verdicts, usage) as .json or .parquet, sample by sample as they finish (memory stays flat)."),
     concurrency: Optional[int] = typer.Option(None, "--concurrency", "-c", min=1, help="Samples evaluated at once (default 16 with an LLM judge, 64 with the local judge alone)."),
-    threads: Optional[int] = typer.Option(None, "--threads", min=1, help="torch threads for the local embedder (on a busy machine 1 can beat 2)."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge or embedder call attempt."),
-    max_attempts: int = typer.Option(5, "--max-attempts", min=1, help="Attempts per judge or embedder call (first try included)."),
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and run journals live (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge/embedder cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Reuse the journal of an interrupted identical run."),
@@ -56,7 +45,6 @@ def evaluate(
     metrics_file: Optional[Path] = metrics_file_option(),
     language: Optional[str] = typer.Option(None, "--language", help="Translate the judge's few-shot examples into this language (once, cached)."),
     prompts_file: Optional[Path] = typer.Option(None, "--prompts", help="JSON file of task prompts replacing the defaults (see `ragmeter prompts`).", exists=True, dir_okay=False),
-    price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     show_samples: bool = typer.Option(False, "--samples", help="Also print one line per sample."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print the LLM calls, tokens and cost the run would spend (cache included), and call no judge."),
     engine: str = typer.Option("local", "--engine", help="local | ray: score on Ray workers, each with its own judge and embedder (pip install 'ragmeter\\[ray]'; see docs/scale.md)."),
@@ -66,6 +54,9 @@ def evaluate(
     store: Optional[str] = typer.Option(None, "--store", help="Run store: path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
+    conversations: bool = typer.Option(False, "--conversations", help=CONVERSATIONS_HELP),
+    retrieval_tool: list[str] = typer.Option([], "--retrieval-tool", help=RETRIEVAL_TOOL_HELP),
+    judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Evaluate a dataset and print a summary table (and write --out).
 
@@ -75,8 +66,7 @@ def evaluate(
     import os
 
     from ragmeter.calls.cache import DiskCache
-    from ragmeter.embedders import get_embedder
-    from ragmeter.engine import evaluate as run_evaluate
+    from ragmeter.api import evaluate as run_evaluate
 
     setup_logging(verbose)
     if cache_dir is not None:
@@ -97,21 +87,17 @@ def evaluate(
         check_setup(judge, embedder, uses_judge=any(m.uses_judge for m in resolved),
                     uses_embedder=any(m.uses_embedder for m in resolved))
         prompt_set = PromptSet.from_json(prompts_file.read_text(encoding="utf-8")) if prompts_file else None
-        judge_options = {
-            "timeout": timeout,
-            "max_attempts": max_attempts,
-            "prices": parse_prices(price) or None,
-            "verifier": verifier,
-            "band": _parse_band(band),
-            "threads": threads,
-        }
     if (empty := empty_message(data)) is not None:
         fail(f"nothing to score: {empty}", EXIT_FAILED)
+    inputs: Any = data
+    if conversations:
+        with plain_errors():
+            inputs, chosen = conversation_run(data, chosen, retrieval_tool)
     if dry_run:
         from ragmeter.engine import estimate
 
         with plain_errors(), keys_not_needed():
-            guess = estimate(data, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
+            guess = estimate(inputs, chosen, judge=judge, embedder=embedder, cache=cache, judge_options=judge_options,
                              prompts=prompt_set, language=language, concurrency=concurrency, show_progress=not quiet)
         out.print(guess.to_text(), markup=False, highlight=False)
         return
@@ -119,14 +105,12 @@ def evaluate(
 
     recording = Record(store=store, tags=tag) if record else None
     with plain_errors("finished scores are in the journal; run the same command again to resume"):
-        # engine="ray" builds the embedder in each worker from its spec (--threads goes with judge_options)
-        the_embedder = embedder if engine == "ray" else get_embedder(
-            embedder, cache=cache or None, threads=threads, timeout=timeout, max_attempts=max_attempts)
+        # the engine builds the embedder from its spec with the same options (threads, timeout)
         result = run_evaluate(
-            data,
+            inputs,
             chosen,
             judge=judge,
-            embedder=the_embedder,
+            embedder=embedder,
             concurrency=concurrency,
             cache=cache,
             journal=journal if journal is not None else True,
@@ -164,6 +148,7 @@ def list_metrics(
 
     table = Table("metric", "needs", "uses", "what it says")
     table.columns[0].no_wrap = True
+    table.columns[1].min_width = 18  # a pair of field names on one line, even at 80 columns
     for name, cls in sorted(available_metrics().items()):
         metric = cls()
         uses = [w for w, flag in (("judge", metric.uses_judge), ("embedder", metric.uses_embedder)) if flag]

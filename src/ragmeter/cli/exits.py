@@ -66,7 +66,7 @@ def plain_errors(interrupted: str = "interrupted") -> Iterator[None]:
     except RagmeterError as exc:
         # one that stopped a run already under way (an unreachable judge) is a failed run;
         # the others stop a command before it starts
-        fail(first_lines(str(exc)) or type(exc).__name__, EXIT_FAILED if exc.stops_run else EXIT_CONFIG)
+        fail(first_lines(str(exc)) or type(exc).__name__, exc.exit_code)
     except CONFIG_ERRORS as exc:
         fail(first_lines(str(exc)) or type(exc).__name__)
 

@@ -15,9 +15,11 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
-from ragmeter.cli.console import app, err, out, parse_prices, setup_logging
+from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.exits import plain_errors, print_error
+from ragmeter.cli.options import judge_option_group
 from ragmeter.extras import check, check_all
+from ragmeter.judges.options import JudgeOptions
 
 graph_app = typer.Typer(help="Build a knowledge graph from documents and inspect it.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
@@ -70,6 +72,7 @@ def _report(result: Any) -> Table:
 
 
 @app.command()
+@judge_option_group
 def generate(
     docs: Path = typer.Argument(..., help="Folder of documents (read recursively: .md .txt .html .pdf .docx) or one file.", exists=True),
     size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions."),
@@ -83,8 +86,6 @@ def generate(
     cache_dir: Optional[Path] = typer.Option(None, "--cache-dir", help="Where the sqlite cache and journals live (default ~/.cache/ragmeter)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Do not read or write the judge cache."),
     resume: bool = typer.Option(True, "--resume/--no-resume", help="Keep the questions an interrupted identical run already accepted."),
-    timeout: float = typer.Option(60.0, "--timeout", help="Seconds per judge call attempt."),
-    price: list[str] = typer.Option([], "--price", help="Price per million tokens: MODEL=PROMPT,COMPLETION (repeatable)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Log retries and repairs."),
     synthesizers: Optional[str] = typer.Option(None, "--synthesizers", help="LLM judge: write with the knowledge-graph synthesizers instead of evolutions, in these shares: single_hop_specific=0.5,multi_hop_specific=0.25,multi_hop_abstract=0.25 (any of the next four options also switches to them)."),
@@ -93,6 +94,7 @@ def generate(
     query_styles: Optional[str] = typer.Option(None, "--query-styles", help="Synthesizers: shares of web_search, conversational, misspelled, formal (default equal)."),
     query_lengths: Optional[str] = typer.Option(None, "--query-lengths", help="Synthesizers: shares of short, medium, long (default equal)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", help="Synthesizers: link chunks whose LLM summaries are similar, with this embedder (local | openai:MODEL[@URL])."),
+    judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Generate a test set (question, ground truth, reference contexts) from documents."""
     with plain_errors():
@@ -102,9 +104,6 @@ def generate(
     from testset_gen.generator import generate as run_generate
 
     setup_logging(verbose)
-    options: dict[str, Any] = {"timeout": timeout}
-    if judge != "local":
-        options["prices"] = parse_prices(price) or None
     err.print(f"[bold]ragmeter generate[/bold]: {size} questions from {docs} with judge {mask_secrets(judge)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -113,7 +112,7 @@ def generate(
                 result = run_generate(
                     docs, size, judge=judge, distribution=distribution, seed=seed,
                     cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
-                    overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=options,
+                    overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=judge_options,
                     synthesizers=synthesizers, personas=personas if personas is not None else num_personas,
                     query_styles=query_styles, query_lengths=query_lengths, embedder=embedder,
                 )

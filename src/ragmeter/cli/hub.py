@@ -17,6 +17,7 @@ import typer
 
 from ragmeter.cli.console import app, err, out
 from ragmeter.cli.exits import EXIT_FAILED, fail
+from ragmeter.errors import BadFile, InvalidOption
 
 _RESULT_SUFFIXES = (".json",)
 _TESTSET_SUFFIXES = (".jsonl", ".json-lines", ".jsonlines", ".ndjson")
@@ -32,7 +33,7 @@ def read_path(path: Path) -> Any:
 
     if path.is_dir():
         if not (path / MANIFEST).is_file():
-            raise ValueError(f"{path} is a folder without {MANIFEST}; pass a file, or a folder written by ragmeter")
+            raise BadFile(f"{path} is a folder without {MANIFEST}; pass a file, or a folder written by ragmeter")
         return load_from_disk(path)
     suffix = path.suffix.lower()
     if suffix in _RESULT_SUFFIXES and _is_result_json(path):
@@ -40,7 +41,7 @@ def read_path(path: Path) -> Any:
     if suffix in _TESTSET_SUFFIXES and _first_record_has(path, "evolution_type"):
         return Testset.from_jsonl(path)
     if suffix not in _DATASET_SUFFIXES:
-        raise ValueError(f"cannot tell what {path} holds from its extension {path.suffix!r}")
+        raise BadFile(f"cannot tell what {path} holds from its extension {path.suffix!r}")
     return Dataset.load(path)
 
 
@@ -150,14 +151,14 @@ def _write(obj: Any, path: Path) -> Path:
         return save_to_disk(obj, path)
     if isinstance(obj, Testset):
         if suffix not in _TESTSET_SUFFIXES:
-            raise ValueError(f"a test set is written as .jsonl or as a folder, not {suffix!r}")
+            raise InvalidOption(f"a test set is written as .jsonl or as a folder, not {suffix!r}")
         if obj.settings:
             err.print("[yellow]note:[/yellow] the JSONL keeps the records only; pull to a folder to keep the settings",
                       highlight=False)
         return obj.to_jsonl(path)
     if isinstance(obj, EvaluationResult):
         if suffix != ".json":
-            raise ValueError(f"a result is written as .json or as a folder, not {suffix!r}")
+            raise InvalidOption(f"a result is written as .json or as a folder, not {suffix!r}")
         return obj.save(path)
     assert isinstance(obj, Dataset)
     path.parent.mkdir(parents=True, exist_ok=True)

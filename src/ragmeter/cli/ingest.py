@@ -27,7 +27,7 @@ def ingest(
     """Turn traces into samples: root span -> question, retriever spans -> contexts in rank
     order, last LLM span -> answer. Malformed spans and lines are named and skipped.
     Evaluate the result with `ragmeter evaluate`."""
-    from ragmeter.ingest import InputProblem, ingest_otlp
+    from ragmeter.traces import InputProblem, ingest_otlp
 
     setup_logging(verbose)
     count = 0

@@ -14,9 +14,12 @@ import typer
 
 from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.exits import EXIT_FAILED, fail, plain_errors, print_error
+from ragmeter.cli.options import judge_option_group
+from ragmeter.judges.options import JudgeOptions
 
 
 @app.command("monitor")
+@judge_option_group
 def monitor(
     traffic: list[Path] = typer.Argument(..., help="OTLP JSON traces or JSON Lines records (from `ragmeter ingest` or the callback handlers).", exists=True, dir_okay=False),
     metrics: str = typer.Option("faithfulness,answer_relevancy", "--metrics", "-m", help="Comma-separated metrics (traffic has no reference answers)."),
@@ -28,10 +31,11 @@ def monitor(
     tag: list[str] = typer.Option([], "--tag", help="More tags for the recorded run (it always gets 'production')."),
     store: Optional[str] = typer.Option(None, "--store", help="Run store: a path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Sample the traffic window, score it, record it tagged 'production', and exit 1 when a
     metric fell below the recent production runs by more than this run's interval."""
-    from ragmeter.ingest import InputProblem
+    from ragmeter.traces import InputProblem
     from ragmeter.monitor import monitor as run_monitor
 
     setup_logging(False)
@@ -42,7 +46,7 @@ def monitor(
     with plain_errors():
         report = run_monitor(traffic, metrics=[m.strip() for m in metrics.split(",") if m.strip()], judge=judge,
                              hours=hours or None, size=size, seed=seed, store=store, tags=tag, recent=recent,
-                             show_progress=not quiet, on_problem=named)
+                             show_progress=not quiet, on_problem=named, judge_options=judge_options)
     if report.run is None:
         if report.records == 0 and report.skipped:
             fail(f"nothing could be read from the traffic: {len(report.skipped)} malformed part(s), each named above",

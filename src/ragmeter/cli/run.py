@@ -21,6 +21,7 @@ def run(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per question before it counts as failed."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
+    conversations: bool = typer.Option(False, "--conversations", help="The file holds scripted conversations ({\"turns\": [user messages]}); the app (a chat function of the messages so far, a LangChain agent or a LlamaIndex chat engine) answers turn by turn (docs/conversations.md)."),
 ) -> None:
     """Run your RAG app over every question; failed questions are recorded, the rest go on."""
     from ragmeter.adapters.run import load_app, run_app
@@ -29,6 +30,10 @@ def run(
     setup_logging(verbose)
     if (empty := empty_message(testset)) is not None:
         fail(f"no questions to run: {empty}", EXIT_FAILED)
+    if conversations:
+        from ragmeter.cli.conversations import run_conversations
+
+        return run_conversations(testset, app_spec, out_path, concurrency, timeout, quiet)
     with plain_errors():
         the_app = load_app(app_spec)
         result = run_app(Dataset.load(testset), the_app, concurrency=concurrency, timeout=timeout, show_progress=not quiet)

@@ -141,7 +141,8 @@ def compare(
     """B against A: per-metric deltas with paired bootstrap intervals (the gate's comparison)
     and the samples that moved most, with the reasons before and after. Runs of another test
     set, judge, embedder or judge prompts are compared too, with a warning naming what differs."""
-    from ragmeter.runs import chosen_metrics, compare_runs, describe_differences, run_differences
+    from ragmeter.gate.run_comparison import chosen_metrics, compare_runs
+    from ragmeter.runs import describe_differences, run_differences
 
     with open_store(store) as the_store:
         a, b = the_store.get(baseline), the_store.get(current)

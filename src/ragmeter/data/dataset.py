@@ -35,7 +35,7 @@ from ragmeter.data.sample import (
     type_name,
 )
 from ragmeter.data.nesting import TOO_DEEP, too_deep
-from ragmeter.errors import InvalidInput
+from ragmeter.errors import BadFile, InvalidInput, InvalidOption
 
 SAMPLE_DATA_PATH = Path(__file__).resolve().parent.parent / "sample_data" / "rag_sample.jsonl"
 """The bundled 16-row example dataset (labels in ``metadata["kind"]``)."""
@@ -227,13 +227,13 @@ class Dataset:
         if isinstance(ds, Mapping):  # DatasetDict
             if split is None:
                 if len(ds) != 1:
-                    raise ValueError(
+                    raise InvalidOption(
                         f"this DatasetDict has splits {sorted(ds)}; pass split=... to choose one"
                     )
                 split = next(iter(ds))
             ds = ds[split]
         elif split is not None:
-            raise ValueError("split= is only meaningful for a DatasetDict")
+            raise InvalidOption("split= is only meaningful for a DatasetDict")
         return cls._collect(((i, None, r) for i, r in enumerate(ds)), source, plain=True)
 
     @classmethod
@@ -254,20 +254,20 @@ class Dataset:
         except json.JSONDecodeError as exc:
             if exc.msg == "Extra data":
                 return cls.from_jsonl(path)  # JSON Lines: a bad line is that row's error
-            raise ValueError(f"{path}: not valid JSON: {exc}") from None
+            raise BadFile(f"{path}: not valid JSON: {exc}") from None
         except RecursionError:  # one document: no row of it can be read
-            raise ValueError(f"{path}: not valid JSON: {TOO_DEEP}") from None
+            raise BadFile(f"{path}: not valid JSON: {TOO_DEEP}") from None
         if (bad := _invalid_utf8(path, [text])) is not None:  # one document: no row can be trusted
             start = next(i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff")
-            raise ValueError(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
+            raise BadFile(f"{path}, line {text.count(chr(10), 0, start) + 1}: {bad.message}")
         if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
             lengths = {len(v) for v in data.values()}
             if len(lengths) != 1:
-                raise ValueError(f"{path}: the columns have different lengths {sorted(lengths)}")
+                raise BadFile(f"{path}: the columns have different lengths {sorted(lengths)}")
             n = lengths.pop()
             data = [{k: v[i] for k, v in data.items()} for i in range(n)]
         if not isinstance(data, list):
-            raise ValueError(
+            raise BadFile(
                 f"{path}: expected a JSON array of records (or JSON Lines), got {type_name(data)}"
             )
 
@@ -303,7 +303,7 @@ class Dataset:
             return cls.from_csv(path)
         if suffix in PARQUET_SUFFIXES:
             return cls.from_parquet(path)
-        raise ValueError(unknown_extension(path))
+        raise BadFile(unknown_extension(path))
 
     @classmethod
     def from_sample_data(cls) -> Dataset:
@@ -407,7 +407,7 @@ class Dataset:
         elif suffix in PARQUET_SUFFIXES:
             self.to_parquet(path)
         else:
-            raise ValueError(unknown_extension(path))
+            raise BadFile(unknown_extension(path))
 
 
 # --- row readers: (row, line, record) one at a time, so a file can also be streamed -------

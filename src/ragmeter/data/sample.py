@@ -30,7 +30,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -347,6 +347,9 @@ class Sample(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
+    judged_as: ClassVar[str] = "sample"
+    """Which judgements apply to it (``TaskKind.scope``): a conversation has its own."""
+
     question: str | None = None
     answer: str | None = None
     contexts: list[str] | None = None
@@ -384,6 +387,11 @@ class Sample(BaseModel):
             elif not any(item.strip() for item in value):
                 absent.append(name)
         return absent
+
+    def judged_texts(self) -> dict[str, str | list[str]]:
+        """Texts a judge reads beyond the fields above: none for a single question and answer
+        (a conversation adds its transcript)."""
+        return {}
 
     def inputs(self) -> dict[str, Any]:
         """The fields that determine a score (everything but ``id`` and ``metadata``)."""

@@ -25,6 +25,7 @@ from ragmeter.data.dataset import (
     parse_items,
 )
 from ragmeter.data.sample import Sample
+from ragmeter.errors import BadFile, InvalidOptionType
 
 Row = tuple[int, Sample | RowError]
 
@@ -73,7 +74,7 @@ def stream_samples(data: Any) -> SampleStream:
             return SampleStream(lambda: parse_items(reader(path), plain), str(path), lazy=True)
         if suffix == ".json":
             return _from_dataset(Dataset.from_json(path))
-        raise ValueError(unknown_extension(path))
+        raise BadFile(unknown_extension(path))
     return _from_dataset(as_dataset(data))
 
 
@@ -92,7 +93,7 @@ def as_dataset(data: Any) -> Dataset:
         return Dataset.from_pandas(data)
     if module.startswith("datasets"):
         return Dataset.from_hf(data)
-    raise TypeError(f"cannot evaluate a {type(data).__name__}; pass a Dataset, a path, a DataFrame or records")
+    raise InvalidOptionType(f"cannot evaluate a {type(data).__name__}; pass a Dataset, a path, a DataFrame or records")
 
 
 def _dataset_from_stream(stream: SampleStream) -> Dataset:

@@ -37,7 +37,7 @@ def run_demo(out_dir: str | Path, *, size: int = 12, seed: int = 0, show_progres
              log: Callable[[str], None] = print) -> DemoOutcome:
     from ragmeter.adapters import run_app
     from ragmeter.demo.app import DemoRAG, Passage
-    from ragmeter.engine import evaluate
+    from ragmeter.api import evaluate
     from ragmeter.gate import check
     from ragmeter.report import write_report
     from testset_gen.generator import generate

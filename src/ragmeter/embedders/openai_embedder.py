@@ -21,11 +21,18 @@ import numpy as np
 from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.limiter import AdaptiveLimiter
 from ragmeter.calls.openai_client import OpenAIConnection, public_url
+from ragmeter.calls.options import DEFAULT_CALLS
 from ragmeter.calls.retry import RetryPolicy, TransientCallError, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.replies import checked_vectors
-from ragmeter.errors import EmbedderError, EmbedderRejected, EndpointUnreachable, JudgeError
+from ragmeter.errors import (
+    EmbedderError,
+    EmbedderRejected,
+    EndpointUnreachable,
+    InvalidOption,
+    JudgeError,
+)
 
 # Sizes of OpenAI's embedding models, used only to shape the all-blank-input answer before
 # the first real response has told us the size.
@@ -51,14 +58,14 @@ class OpenAIEmbedder:
         prices: Prices | dict[str, tuple[float, float]] | None = None,
     ) -> None:
         if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+            raise InvalidOption("batch_size must be >= 1")
         if max_concurrency < 1:
-            raise ValueError("max_concurrency must be >= 1")
+            raise InvalidOption("max_concurrency must be >= 1")
         self.model = model
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.batch_size = batch_size
-        self.policy = policy or RetryPolicy()
+        self.policy = policy or DEFAULT_CALLS.retry_policy()
         self.max_concurrency = max_concurrency
         self.prices = prices if isinstance(prices, Prices) else Prices(prices)
         self.name = f"openai:{model}" if base_url is None else f"openai:{model}@{public_url(base_url)}"

@@ -30,7 +30,7 @@ import numpy as np
 from ragmeter.calls.usage import Usage
 from ragmeter.embedders.texts import check_texts, nonblank_indices
 from ragmeter.embedders.protocol import normalise_rows
-from ragmeter.errors import EmbedderError, EmbedderRejected
+from ragmeter.errors import EmbedderError, EmbedderRejected, InvalidOption
 from ragmeter.extras import MissingExtra, require
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -264,9 +264,9 @@ class SentenceTransformerEmbedder:
         max_coalesced: int | None = None,
     ) -> None:
         if threads is not None and threads < 1:
-            raise ValueError("threads must be >= 1 (or None for torch's default)")
+            raise InvalidOption("threads must be >= 1 (or None for torch's default)")
         if batch_size < 1:
-            raise ValueError("batch_size must be >= 1")
+            raise InvalidOption("batch_size must be >= 1")
         self.model = model
         self.threads = threads
         # 32, not 64: on 2 CPU threads MiniLM runs 15-20% faster on batches of 32 (254 vs

@@ -3,8 +3,9 @@ with bounded concurrency, each sample's metrics at once over one shared facts st
 hand each finished sample to a sink.
 
 * ``score_stream``: the workers, the bounded queue and the journal;
-* ``ResultSink``: where finished samples go (memory, a result file, or both) and the
-  per-metric totals;
+* ``ResultSink``: where finished samples go (memory, a result file, a run recorder) and
+  the per-metric totals; the file and the recorder are opened by the caller, so the engine
+  knows no store;
 * ``check_inputs`` / ``score_one``: one metric on one sample, every failure a typed score;
 * ``build_judge`` / ``build_embedder`` / ``close_models``: the models a run uses.
 """
@@ -12,7 +13,7 @@ hand each finished sample to a sink.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from ragmeter.calls.cache import DiskCache
 from ragmeter.data import RowError, Sample
@@ -30,7 +31,21 @@ from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.failures import FirstFailures
 from ragmeter.result.totals import Totals
 from ragmeter.result.writers import ResultWriter
-from ragmeter.runs import RunRecorder
+
+
+class SampleRecorder(Protocol):
+    """A sink the caller opens for a run (the run store's recorder is one): it gets each
+    finished sample, then the run's info, or ``abort`` when the run fails."""
+
+    def add(self, sample: SampleResult) -> None: ...
+
+    def finish(self, info: RunInfo, usage: dict[str, Any], input_errors: list[RowError]) -> Any: ...
+
+    def abort(self) -> None: ...
+
+
+RecorderOpener = Callable[[RunInfo, "str | None"], "SampleRecorder | None"]
+"""Opens the recorder once the run's identity is known: (info, prompts fingerprint) -> recorder."""
 
 
 def check_inputs(sample: Sample, metric: Metric) -> MetricScore | None:
@@ -65,7 +80,7 @@ class ResultSink:
     per-metric totals are kept either way."""
 
     def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool,
-                 recorder: RunRecorder | None = None) -> None:
+                 recorder: SampleRecorder | None = None) -> None:
         self.names = metrics
         self.writer = writer
         self.recorder = recorder  # the run store's, when the run is recorded
@@ -203,7 +218,7 @@ def build_embedder(spec: Embedder | str | None, disk: DiskCache | None, options:
     # the judge's call options bound the embedder's calls too (timeout, attempts)
     options = options or JudgeOptions()
     return get_embedder(spec if spec is not None else "local", cache=disk if disk is not None else False,
-                        timeout=options.timeout, max_attempts=options.max_attempts)
+                        threads=options.local.threads, calls=options.llm)
 
 
 async def close_models(*models: Any) -> None:

@@ -24,7 +24,8 @@ from ragmeter.data import Sample
 from ragmeter.data.stream import stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.core import build_judge
-from ragmeter.engine.evaluate import DEFAULT_METRICS, aevaluate, run_sync
+from ragmeter.engine.evaluate import DEFAULT_METRICS, aevaluate
+from ragmeter.engine.loop import run_sync
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric
@@ -132,7 +133,7 @@ async def aestimate(
         if remote:
             real = get_embedder(embedder, cache=False)
             model = real.model if isinstance(real, OpenAIEmbedder) else None
-            counting = CountingEmbedder(real.name, model, options.price_table(), True)
+            counting = CountingEmbedder(real.name, model, options.llm.price_table(), True)
             notes.append("embeddings: every text counted (the embedder's cache is not consulted)")
         else:
             name = embedder if isinstance(embedder, str) else getattr(embedder, "name", "embedder")
@@ -155,7 +156,7 @@ async def aestimate(
         notes.append(f"--language {language}: the one-time translation of the few-shot examples is not counted")
     result = await aevaluate(
         data, chosen, judge=the_judge, embedder=counting, cache=False, journal=False, resume=False,
-        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency, record=False,
+        show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency,
     )
     usage = the_judge.usage if the_judge is not None else Usage()
     return RunEstimate(

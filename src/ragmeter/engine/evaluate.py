@@ -28,9 +28,9 @@ from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, ope
 from ragmeter.data import Sample
 from ragmeter.data.stream import as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.engine.core import ResultSink, build_embedder, build_judge, close_models, score_stream
+from ragmeter.engine.core import RecorderOpener, ResultSink, build_embedder, build_judge, close_models, score_stream
 from ragmeter.engine.journal import Journal, ScoreKey
-from ragmeter.engine.loop import run_sync
+from ragmeter.engine.loop import synchronous
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judgements.tasks import all_prompts
@@ -43,8 +43,8 @@ from ragmeter.judges.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.result.writers import open_writer, result_format
-from ragmeter.runs import open_recorder
 from ragmeter.version import __version__
+from ragmeter.errors import InvalidOption
 
 log = logging.getLogger("ragmeter")
 T = TypeVar("T")
@@ -71,7 +71,7 @@ async def aevaluate(
     keep_samples: bool | None = None,
     engine: str = "local",
     ray_address: str | None = None,
-    record: Any = True,
+    recorder: RecorderOpener | None = None,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
 
@@ -96,16 +96,16 @@ async def aevaluate(
     ``ray_address``), each building its own judge and embedder from their spec strings;
     the result is the same (see ``ragmeter.engine.ray_engine`` and docs/scale.md).
 
-    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
-    ``True`` the default store, a path or SQLAlchemy URL another, ``ragmeter.runs.Record``
-    with tags, ``False`` not at all (see docs/runs.md).
+    ``recorder`` opens a sink that gets every finished sample besides the result (the run
+    store's, see ``ragmeter.runs.recorder_for``); the engine opens none itself, so
+    ``ragmeter.evaluate`` (``ragmeter.api``), which takes ``record=``, is what records a run.
     """
     if concurrency is not None and concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+        raise InvalidOption("concurrency must be at least 1")
     if engine not in ("local", "ray"):
-        raise ValueError(f"unknown engine {engine!r}; use 'local' or 'ray'")
+        raise InvalidOption(f"unknown engine {engine!r}; use 'local' or 'ray'")
     if ray_address is not None and engine != "ray":
-        raise ValueError("ray_address is only used with engine='ray'")
+        raise InvalidOption("ray_address is only used with engine='ray'")
     if engine == "ray":
         from ragmeter.engine.ray_engine import prepare
 
@@ -114,7 +114,7 @@ async def aevaluate(
     chosen = [get_metric(m) for m in (metrics or DEFAULT_METRICS)]
     names = [m.name for m in chosen]
     if len(set(names)) != len(names):
-        raise ValueError(f"a metric is listed twice: {names}")
+        raise InvalidOption(f"a metric is listed twice: {names}")
     if keep_samples is None:
         keep_samples = out is None
     if out is not None:
@@ -176,12 +176,13 @@ async def aevaluate(
         done = {k: s for k, s in the_journal.read().items() if not s.transient}
     # the store before the result file: a store that cannot be opened (damaged, unreachable)
     # stops the run here, with nothing scored and no temporary result file left behind
-    recorder = open_recorder(record, info, prompts=prompt_set.fingerprint() if the_judge is not None else None)
+    fingerprint = prompt_set.fingerprint() if the_judge is not None else None
+    the_recorder = recorder(info, fingerprint) if recorder is not None else None
     try:
         writer = open_writer(out, names) if out is not None else None
     except BaseException:
-        if recorder is not None:
-            recorder.abort()
+        if the_recorder is not None:
+            the_recorder.abort()
         raise
 
     if engine == "ray":  # the same identity, journal and sink; only the scoring moves to Ray workers
@@ -192,9 +193,9 @@ async def aevaluate(
             writer=writer, keep_samples=keep_samples, driver_judge=the_judge, driver_embedder=the_embedder,
             judge_spec=judge, embedder_spec=embedder, judge_options=options, cache=cache,
             prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
-            recorder=recorder,
+            recorder=the_recorder,
         )
-    sink = ResultSink(names, writer, keep_samples, recorder)
+    sink = ResultSink(names, writer, keep_samples, the_recorder)
     if the_journal is not None:
         the_journal.open(fresh=not resume)
     try:
@@ -205,8 +206,8 @@ async def aevaluate(
     except BaseException:
         if writer is not None:
             writer.abort()
-        if recorder is not None:
-            recorder.abort()
+        if the_recorder is not None:
+            the_recorder.abort()
         raise
     finally:
         if the_journal is not None:
@@ -230,7 +231,7 @@ def _check_needs_distinct(metrics: Sequence[Metric]) -> None:
     for metric in metrics:
         for need in metric.needs(probe):
             if need.key in seen and seen[need.key][0] != need:
-                raise ValueError(
+                raise InvalidOption(
                     f"metrics {seen[need.key][1]!r} and {metric.name!r} ask different questions under one "
                     f"name ({need.key!r}); give one of them another name"
                 )
@@ -247,37 +248,10 @@ def _prompt_set(prompts: PromptSet | Mapping[str, TaskPrompt | str] | None) -> P
     return all_prompts().replace(prompts)  # a person's JudgedMetric prompt replaced too
 
 
-def evaluate(
-    data: Any,
-    metrics: Sequence[Metric | str] | None = None,
-    *,
-    judge: Judge | str | None = "local",
-    embedder: Embedder | str | None = "local",
-    concurrency: int | None = None,
-    cache: CacheSetting = True,
-    journal: str | Path | bool | None = True,
-    resume: bool = True,
-    show_progress: bool = True,
-    judge_options: JudgeOptions | Mapping[str, Any] | None = None,
-    prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
-    language: str | None = None,
-    out: str | Path | None = None,
-    keep_samples: bool | None = None,
-    engine: str = "local",
-    ray_address: str | None = None,
-    record: Any = True,
-) -> EvaluationResult:
-    """Score ``data`` (a file, a pandas DataFrame, a Hugging Face Dataset, a list of dicts or
+evaluate = synchronous(aevaluate, """Score ``data`` (a file, a pandas DataFrame, a Hugging Face Dataset, a list of dicts or
     ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
 
     Works from a plain script and from a notebook whose event loop is already running: the
     run goes to ragmeter's one long-lived loop (``ragmeter.engine.loop``). In async code,
     ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
-    """
-    return run_sync(lambda: aevaluate(
-        data, metrics, judge=judge, embedder=embedder, concurrency=concurrency, cache=cache, journal=journal,
-        resume=resume, show_progress=show_progress, judge_options=judge_options, prompts=prompts,
-        language=language, out=out, keep_samples=keep_samples, engine=engine, ray_address=ray_address,
-        record=record,
-    ))
-
+    """)

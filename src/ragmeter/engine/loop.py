@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import functools
 import threading
 from typing import Any, Callable, Coroutine, TypeVar
 
@@ -156,3 +157,16 @@ def _shutdown() -> None:
 
 
 atexit.register(_shutdown)
+
+
+def synchronous(afunction: Callable[..., Coroutine[Any, Any, T]], doc: str) -> Callable[..., T]:
+    """The blocking twin of ``afunction``, run on the shared loop: same parameters, same
+    signature (for ``help`` and editors), declared once on the async form."""
+
+    @functools.wraps(afunction)
+    def call(*args: Any, **kwargs: Any) -> T:
+        return run_sync(lambda: afunction(*args, **kwargs))
+
+    call.__name__ = call.__qualname__ = afunction.__name__.removeprefix("a")
+    call.__doc__ = doc
+    return call

@@ -49,7 +49,8 @@ from ragmeter.engine.core import ResultSink, build_judge, close_models, score_st
 from ragmeter.engine.journal import Journal, ScoreKey
 from ragmeter.engine.progress import progress_bar
 from ragmeter.engine.ray_breaker import BreakerKeeper, SharedBreaker
-from ragmeter.errors import RagmeterError
+from ragmeter.errors import InvalidOption, InvalidOptionType, RagmeterError
+from ragmeter.extras import MissingExtra
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.template import PromptSet
@@ -80,8 +81,13 @@ ENV_BATCH_SIZE = "RAGMETER_RAY_BATCH_SIZE"
 """Largest batch (default: ``DEFAULT_BATCH_SIZE``, or twice ``concurrency`` if larger)."""
 
 
-class RayNotInstalled(ImportError):
-    """Raised when ``engine="ray"`` is asked for and Ray cannot be imported."""
+class RayNotInstalled(MissingExtra):
+    """Raised when ``engine="ray"`` is asked for and Ray cannot be imported (a
+    ``MissingExtra``, so an ``ImportError`` as before, and the CLI's exit 2)."""
+
+    def __init__(self, message: str) -> None:
+        ImportError.__init__(self, message)
+        self.extra, self.module = "ray", "ray"
 
 
 def import_ray() -> Any:
@@ -120,7 +126,7 @@ def prepare(
         if used and value is not None and not isinstance(value, str):
             name = getattr(value, "name", None)
             hint = f" (this one is named {name!r}; if that is a spec, pass {role}={name!r})" if name else ""
-            raise TypeError(
+            raise InvalidOptionType(
                 f"engine='ray' builds the {role} inside each Ray worker from its spec string, so it "
                 f"takes {role}='local', 'openai:MODEL', ... and not a {type(value).__name__} object{hint}"
             )
@@ -192,8 +198,7 @@ class _BatchScorer:
         with breakers_from(lambda: SharedBreaker(keepers["embedder"])):
             self.embedder = (
                 get_embedder(embedder or "local", cache=disk if disk is not None else False,
-                             threads=judge_options.threads, timeout=judge_options.timeout,
-                             max_attempts=judge_options.max_attempts)
+                             threads=judge_options.local.threads, calls=judge_options.llm)
                 if any(m.uses_embedder for m in metrics) else None
             )
 
@@ -248,9 +253,9 @@ def _env_int(name: str) -> int | None:
     try:
         number = int(value)
     except ValueError:
-        raise ValueError(f"${name} must be a whole number, not {value!r}") from None
+        raise InvalidOption(f"${name} must be a whole number, not {value!r}") from None
     if number < 1:
-        raise ValueError(f"${name} must be at least 1, not {number}")
+        raise InvalidOption(f"${name} must be at least 1, not {number}")
     return number
 
 
@@ -266,7 +271,7 @@ def _check_reachable(address: str | None, timeout: float = 5.0) -> None:
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
     except OSError as exc:
-        raise ValueError(f"no Ray cluster answers at ray_address={address!r}: {exc}") from exc
+        raise InvalidOption(f"no Ray cluster answers at ray_address={address!r}: {exc}") from exc
 
 
 class _Pool:

@@ -55,6 +55,7 @@ class SampleFacts:
         self.vote_temperature = vote_temperature
         self._memo: dict[Any, asyncio.Future[Any]] = {}
         self.plan: set[Need] = set()
+        self._turns: dict[int, SampleFacts] = {}
         for need in plan:
             self.add(need)
 
@@ -96,13 +97,26 @@ class SampleFacts:
         if key not in self._memo:
             self.add(need)  # an unplanned need joins its phase's call if that has not started
         planned = sorted(
-            (n for n in self.plan if n.votes == 1 and (2 if n.prompt in DEPENDS_ON else 1) == phase),
+            (n for n in self.plan if n.votes == 1 and (2 if n.prompt in DEPENDS_ON else 1) == phase
+             and TASK_KINDS[n.prompt].scope == self.sample.judged_as),
             key=lambda n: n.key,
         )
         outcomes = await self._once(key, lambda: self._phase(planned))
         if need.key not in outcomes:  # asked for after its phase's call: a call of its own
             outcomes = await self._once(("alone", need), lambda: self._phase([need]))
         return as_result(outcomes[need.key])
+
+    def turn(self, number: int, sample: Sample) -> "SampleFacts":
+        """The facts of one turn of a conversation (``sample`` is that turn as a single-turn
+        sample), shared by every per-turn metric: planned with the single-turn judgements the
+        run's metrics need, so each turn's phase is one call whichever metric asks first."""
+        child = self._turns.get(number)
+        if child is None:
+            turn_plan = [n for n in self.plan if TASK_KINDS[n.prompt].scope == sample.judged_as]
+            child = SampleFacts(sample, self._judge, self._embedder, plan=turn_plan, prompts=self.prompts,
+                                vote_temperature=self.vote_temperature)
+            self._turns[number] = child
+        return child
 
     async def _phase(self, needs: Sequence[Need]) -> dict[str, Any]:
         judge = self.judge(needs[0].prompt.replace("_", " ") if len(needs) == 1 else "judging this sample")
@@ -147,6 +161,7 @@ class SampleFacts:
             "answer": s.answer or "",
             "ground_truth": s.ground_truth or "",
             "context": list(s.contexts or []),
+            **s.judged_texts(),
         }
         failed: dict[str, Exception] = {}
         wanted = {name for need in needs for name in TASK_KINDS[need.prompt].sections}

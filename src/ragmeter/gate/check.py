@@ -14,6 +14,7 @@ from ragmeter.gate.compare import MetricComparison, compare_metric, lower_is_bet
 from ragmeter.gate.render import render_markdown, render_text
 from ragmeter.gate.worst import WorstSample, biggest_drops, failed_scores, lowest_scored
 from ragmeter.result import EvaluationResult
+from ragmeter.errors import InvalidOption
 
 
 class MetricCheck(BaseModel):
@@ -84,7 +85,7 @@ def check(
     minimums = dict(minimums or {})
     for name, floor in minimums.items():
         if not 0.0 <= floor <= 1.0:
-            raise ValueError(f"minimum for {name!r} must be in [0, 1], got {floor}")
+            raise InvalidOption(f"minimum for {name!r} must be in [0, 1], got {floor}")
     summary = result.summary()
     # Every metric of the run is listed; those with a minimum or a baseline are gated.
     names = list(dict.fromkeys([*minimums, *result.metric_names]))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ragmeter.errors import InvalidOption
+
 
 @dataclass(frozen=True)
 class Need:
@@ -41,10 +43,17 @@ ENTITIES = Need("entities", "entities")
 CONTEXT_USEFULNESS = Need("context_usefulness", "context_usefulness")
 CHUNK_RELEVANCE = Need("chunk_relevance", "chunk_relevance")
 
+# about a whole conversation (``TaskKind.scope == "conversation"``): one call per conversation
+AGENT_GOAL = Need("agent_goal", "agent_goal")
+AGENT_GOAL_WITH_REFERENCE = Need("agent_goal_with_reference", "agent_goal_with_reference")
+TOPIC_ADHERENCE = Need("topic_adherence", "topic_adherence")
+KNOWLEDGE_RETENTION = Need("knowledge_retention", "knowledge_retention")
+CONVERSATION_COMPLETENESS = Need("conversation_completeness", "conversation_completeness")
+
 
 def answer_questions(n: int) -> Need:
     if n < 1:
-        raise ValueError("the number of generated questions must be at least 1")
+        raise InvalidOption("the number of generated questions must be at least 1")
     return Need("answer_questions", "answer_questions", note=f"Write exactly {n} questions.", count=n)
 
 
@@ -79,7 +88,7 @@ def slug_of(name: str) -> str:
 
 def _check_votes(votes: int) -> None:
     if votes < 1 or votes % 2 == 0:
-        raise ValueError(f"strictness must be a positive odd number (a majority must exist), not {votes}")
+        raise InvalidOption(f"strictness must be a positive odd number (a majority must exist), not {votes}")
 
 
 DEPENDS_ON: dict[str, Need] = {

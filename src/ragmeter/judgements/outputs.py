@@ -160,3 +160,42 @@ class EvaluationSteps(BaseModel):
     """G-Eval's evaluation steps for one criterion, written once by the judge."""
 
     steps: list[NonBlankText] = Field(min_length=1, description="3 to 6 short, concrete steps, in order")
+# --- about a conversation -------------------------------------------------------------------
+
+
+class GoalVerdict(BaseModel):
+    """Did the conversation get the user what they wanted (``agent_goal_accuracy``)?"""
+
+    goal: str = Field(description="what the user wanted (the <reference>, when given)")
+    outcome: str = Field(description="what the conversation ended with")
+    reason: str = Field(description="one short sentence")
+    achieved: bool
+
+
+class TopicVerdict(BaseModel):
+    """One user message: did the assistant answer it, and is it within the allowed topics?"""
+
+    reason: str = Field(description="one short sentence")
+    answered: bool = Field(description="true if the assistant answered, false if it refused or deflected")
+    on_topic: bool = Field(description="true if the message falls within the allowed <topic>s")
+
+
+@lru_cache(maxsize=256)
+def topic_verdicts_type(n: int) -> type[BaseModel]:
+    """``{"verdicts": [TopicVerdict] * n}``: one per user message, in order."""
+    return create_model(
+        f"TopicVerdicts{n}",
+        verdicts=(list[TopicVerdict], Field(min_length=n, max_length=n, description=f"exactly {n}, in order")),
+    )
+
+
+class Intention(BaseModel):
+    intention: str = Field(description="one thing the user wanted, in a few words")
+    reason: str = Field(description="one short sentence")
+    satisfied: bool
+
+
+class Intentions(BaseModel):
+    """The user's intentions over the conversation, each satisfied or not (``conversation_completeness``)."""
+
+    intentions: list[Intention]

@@ -22,6 +22,10 @@ critique                   aspect critiques (the criterion is added per aspect)
 rubric                     rubrics (the criterion and the level descriptions are added)
 g_eval                     G-Eval criteria (the criterion and its evaluation steps are added)
 g_eval_steps               G-Eval: writes a criterion's evaluation steps, once per run
+agent_goal(_with_ref...)   agent goal accuracy (a whole conversation, in a <conversation> tag)
+topic_adherence            topic adherence (one verdict per user message)
+knowledge_retention        knowledge retention (one verdict per assistant reply)
+conversation_completeness  conversation completeness
 =========================  ==============================================================
 
 Examples are kept to one short line each: they are sent with every call, so every word
@@ -241,6 +245,24 @@ RUBRIC = TaskPrompt(
     ),
 )
 
+_CHAT = "[user 1] Book me a table for two on Friday.\n[tool call] book({\"day\": \"Friday\", \"people\": 2})\n[assistant 1] Booked for two on Friday."
+
+AGENT_GOAL = TaskPrompt(
+    name="agent_goal",
+    instruction=(
+        "Read the <conversation> (user messages, assistant replies, tool calls and results). Say "
+        "what the user wanted (goal), what the conversation ended with (outcome), and whether the "
+        "outcome achieves the goal (achieved), the reason first."
+    ),
+    examples=(
+        Example(
+            input={"conversation": _CHAT},
+            output={"goal": "a table for two on Friday", "outcome": "a booking for two on Friday",
+                    "reason": "The booking matches the request.", "achieved": True},
+        ),
+    ),
+)
+
 G_EVAL = TaskPrompt(
     name="g_eval",
     instruction=(
@@ -260,6 +282,80 @@ G_EVAL_STEPS = TaskPrompt(
 )
 """Not a task of a sample's call: the one free-form call per criterion and run that writes
 the steps G-Eval then shows with every sample."""
+AGENT_GOAL_WITH_REFERENCE = TaskPrompt(
+    name="agent_goal_with_reference",
+    instruction=(
+        "Read the <conversation> (user messages, assistant replies, tool calls and results). The "
+        "<reference> is the outcome the user wanted: that is the goal. Say what the conversation "
+        "ended with (outcome) and whether it achieves the reference outcome (achieved), the reason first."
+    ),
+    examples=(
+        Example(
+            input={"conversation": _CHAT, "reference": "A table for four is booked on Friday."},
+            output={"goal": "a table for four on Friday", "outcome": "a booking for two on Friday",
+                    "reason": "Booked for two, not four.", "achieved": False},
+        ),
+    ),
+)
+
+TOPIC_ADHERENCE = TaskPrompt(
+    name="topic_adherence",
+    instruction=(
+        "The assistant may only talk about the <topic>s. For each user message of the "
+        "<conversation> ([user 1], [user 2], ...), in order, say whether the assistant answered it "
+        "(answered: false if it refused or deflected) and whether the message falls within the "
+        "<topic>s (on_topic). One verdict per user message, each with a one-sentence reason."
+    ),
+    examples=(
+        Example(
+            input={"conversation": "[user 1] What's your refund policy?\n[assistant 1] 30 days, full refund.\n"
+                                   "[user 2] Who wins the cup?\n[assistant 2] I can only help with orders.",
+                   "topic": ["orders and refunds"]},
+            output={"verdicts": [
+                {"reason": "Refunds are in scope and were answered.", "answered": True, "on_topic": True},
+                {"reason": "Football is out of scope and was declined.", "answered": False, "on_topic": False},
+            ]},
+        ),
+    ),
+)
+
+KNOWLEDGE_RETENTION = TaskPrompt(
+    name="knowledge_retention",
+    instruction=(
+        "For each assistant reply of the <conversation> ([assistant 1], [assistant 2], ...), in "
+        "order, decide whether it keeps what the user said earlier in the conversation: verdict is "
+        "false if the reply contradicts, forgets or asks again for a fact the user already gave, "
+        "true otherwise. One verdict per reply, each with a one-sentence reason."
+    ),
+    examples=(
+        Example(
+            input={"conversation": "[user 1] I'm vegan. Dinner ideas?\n[assistant 1] A lentil curry.\n"
+                                   "[user 2] Something quicker?\n[assistant 2] A steak takes ten minutes."},
+            output={"verdicts": [
+                {"reason": "A vegan dish.", "verdict": True},
+                {"reason": "Steak ignores that the user is vegan.", "verdict": False},
+            ]},
+        ),
+    ),
+)
+
+CONVERSATION_COMPLETENESS = TaskPrompt(
+    name="conversation_completeness",
+    instruction=(
+        "List the user's intentions over the <conversation> (what they wanted from it, one short "
+        "item each; a follow-up that refines an earlier request is part of it), and for each say "
+        "whether the conversation satisfied it, the reason first."
+    ),
+    examples=(
+        Example(
+            input={"conversation": "[user 1] Change my flight to Monday and add a bag.\n[assistant 1] Your flight is now on Monday."},
+            output={"intentions": [
+                {"intention": "move the flight to Monday", "reason": "Done.", "satisfied": True},
+                {"intention": "add a bag", "reason": "The bag was not mentioned.", "satisfied": False},
+            ]},
+        ),
+    ),
+)
 
 DEFAULT_PROMPTS = PromptSet(
     [
@@ -278,6 +374,11 @@ DEFAULT_PROMPTS = PromptSet(
         RUBRIC,
         G_EVAL,
         G_EVAL_STEPS,
+        AGENT_GOAL,
+        AGENT_GOAL_WITH_REFERENCE,
+        TOPIC_ADHERENCE,
+        KNOWLEDGE_RETENTION,
+        CONVERSATION_COMPLETENESS,
     ]
 )
 """The prompts ragmeter uses unless told otherwise (``evaluate(..., prompts=...)``)."""

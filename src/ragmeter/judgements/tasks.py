@@ -19,10 +19,13 @@ from ragmeter.judgements.outputs import (
     Claims,
     Critique,
     Entities,
+    GoalVerdict,
+    Intentions,
     chunk_relevances_type,
     level_type,
     questions_type,
     sentence_selection_type,
+    topic_verdicts_type,
     verdicts_type,
 )
 
@@ -32,7 +35,10 @@ Sections = dict[str, "str | list[str]"]
 Outcome = BaseModel | Exception
 """A task's answer, or the typed error that stopped it."""
 
-SECTION_ORDER = ("question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim")
+SECTION_ORDER = (
+    "question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim",
+    "conversation", "reference", "topic",
+)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,10 @@ class TaskKind:
     sections: tuple[str, ...]
     items: str = ""  # the numbered section whose length fixes the output (one verdict each)
     output: Callable[[Need, int], type[BaseModel]] = lambda need, n: verdicts_type(n)
+    scope: str = "sample"
+    """What it judges: one question and answer ("sample") or a whole conversation
+    ("conversation"); a sample's facts ask only the kinds of its own scope
+    (``Sample.judged_as``), so a conversation's per-turn judgements never join its own call."""
 
     @property
     def phase(self) -> int:
@@ -73,6 +83,15 @@ TASK_KINDS: dict[str, TaskKind] = {
     "critique": TaskKind(("question", "answer", "context"), output=lambda need, n: Critique),
     "rubric": TaskKind(("question", "answer", "ground_truth", "context"), output=lambda need, n: level_type(*need.scale)),
     "g_eval": TaskKind(("question", "answer", "ground_truth", "context"), output=lambda need, n: level_type(*need.scale, True)),
+    # the numbered user messages / replies are not shown again (the transcript numbers them);
+    # they only fix how many verdicts the reply must hold
+    "agent_goal": TaskKind(("conversation",), output=lambda need, n: GoalVerdict, scope="conversation"),
+    "agent_goal_with_reference": TaskKind(
+        ("conversation", "reference"), output=lambda need, n: GoalVerdict, scope="conversation"),
+    "topic_adherence": TaskKind(
+        ("conversation", "topic"), items="user_turn", output=lambda need, n: topic_verdicts_type(n), scope="conversation"),
+    "knowledge_retention": TaskKind(("conversation",), items="assistant_turn", scope="conversation"),
+    "conversation_completeness": TaskKind(("conversation",), output=lambda need, n: Intentions, scope="conversation"),
 }
 
 REGISTERED_PROMPTS: dict[str, TaskPrompt] = {}

@@ -23,7 +23,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from pydantic import BaseModel
 
 from ragmeter.calls.usage import Usage
-from ragmeter.errors import JudgeOutputInvalid, NeedsLLMJudge
+from ragmeter.errors import InvalidOption, JudgeOutputInvalid, NeedsLLMJudge
 from ragmeter.judgements.tasks import TASK_KINDS, Outcome, Sections, Task, make_task
 from ragmeter.judges.local import LocalJudge
 from ragmeter.judges.options import DEFAULT_BAND
@@ -51,7 +51,7 @@ class CascadeJudge:
         if band is not None:
             low, high = (float(b) for b in band)
             if not 0.0 <= low <= high <= 1.0:
-                raise ValueError(f"band must be two probabilities low <= high, not {band!r}")
+                raise InvalidOption(f"band must be two probabilities low <= high, not {band!r}")
             band = (low, high)
         self.local = local
         self.llm = llm

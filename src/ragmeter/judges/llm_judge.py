@@ -26,9 +26,10 @@ from pydantic import BaseModel
 from ragmeter.calls.breaker import new_breaker
 from ragmeter.calls.cache import DiskCache, cache_key
 from ragmeter.calls.limiter import AdaptiveLimiter
+from ragmeter.calls.options import DEFAULT_CALLS, LLMCallOptions
 from ragmeter.calls.retry import RetryPolicy, call_with_retries
 from ragmeter.calls.usage import Prices, Usage
-from ragmeter.errors import JudgeOutputInvalid
+from ragmeter.errors import InvalidOption, JudgeOutputInvalid
 from ragmeter.judgements.level_probabilities import TOP_LOGPROBS, level_probabilities, weighted_fields
 from ragmeter.judges.dry_run import SyntheticBackend
 from ragmeter.judges.prompting import LAYOUTS, PromptingJudge
@@ -68,6 +69,18 @@ class LLMJudge(PromptingJudge):
     "bundled" or "per_task" (see ``ragmeter.judges.prompting.LAYOUTS``).
     """
 
+    @classmethod
+    def with_options(cls, backend: ChatBackend, options: LLMCallOptions, *, name: str | None = None,
+                     cache: DiskCache | None = None, write_cache: bool = True) -> "LLMJudge":
+        """The judge ``options`` describe: where ``get_judge`` and the framework adapters
+        read the call settings (``timeout`` and ``max_attempts`` become the retry policy)."""
+        return cls(
+            backend, name=name, cache=cache, policy=options.retry_policy(), max_concurrency=options.max_concurrency,
+            prices=options.price_table(), structured=options.structured,
+            temperature=options.temperature,  # None: the model's own
+            max_tokens=options.max_tokens, seed=options.seed, write_cache=write_cache, layout=options.layout,
+        )
+
     def __init__(
         self,
         backend: ChatBackend,
@@ -75,29 +88,29 @@ class LLMJudge(PromptingJudge):
         name: str | None = None,
         cache: DiskCache | None = None,
         policy: RetryPolicy | None = None,
-        max_concurrency: int = 16,
+        max_concurrency: int = DEFAULT_CALLS.max_concurrency,
         prices: Prices | None = None,
-        structured: StructuredMode | str = "auto",
-        temperature: float = 0.0,
+        structured: StructuredMode | str = DEFAULT_CALLS.structured,
+        temperature: float | None = DEFAULT_CALLS.temperature,
         max_tokens: int | None = None,
         seed: int | None = None,
         write_cache: bool = True,
-        layout: str = "bundled",
+        layout: str = DEFAULT_CALLS.layout,
     ) -> None:
         if layout not in LAYOUTS:
-            raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+            raise InvalidOption(f"layout must be one of {LAYOUTS}, not {layout!r}")
         self.layout = layout
         self.backend = backend
         self.write_cache = write_cache
         self.name = name or backend.identity
         self.cache = cache
-        self.policy = policy or RetryPolicy()
+        self.policy = policy or DEFAULT_CALLS.retry_policy()
         self.limiter = AdaptiveLimiter(maximum=max_concurrency)
         self.breaker = new_breaker()  # an unreachable endpoint stops the run early
         self.prices = prices or Prices()
         self.usage = Usage()
         if structured != "auto" and structured not in MODES:
-            raise ValueError(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
+            raise InvalidOption(f"structured must be 'auto' or one of {MODES}, not {structured!r}")
         self._auto = structured == "auto"
         self.mode: StructuredMode = "json_schema" if structured == "auto" else structured
         self.logprobs = True  # asked only for G-Eval levels; off once the server rejects them

@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ragmeter.calls.cache import CacheSetting, open_cache
 from ragmeter.calls.redact import mask_secrets
-from ragmeter.calls.retry import RetryPolicy
 from ragmeter.judges.cascade import CascadeJudge
 from ragmeter.judges.llm_judge import LLMJudge
 from ragmeter.judges.local import LocalJudge
@@ -25,6 +25,9 @@ from ragmeter.judges.openai_chat import OpenAIChatBackend
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import FreeFormAdapter
 from ragmeter.judges.protocol import FreeFormJudge, Judge
+from ragmeter.errors import InvalidOption, InvalidOptionType
+
+log = logging.getLogger("ragmeter")
 
 DEFAULT_AZURE_API_VERSION = "2024-10-21"
 FORMS = "'local', 'local+openai:MODEL', 'openai:MODEL', 'openai:MODEL@http://host:port/v1', 'ollama:MODEL', 'azure:DEPLOYMENT@https://NAME.openai.azure.com'"
@@ -44,17 +47,17 @@ def parse_judge_spec(spec: str) -> JudgeSpec:
         return JudgeSpec("local")
     provider, sep, rest = text.partition(":")
     if not sep or not rest or provider not in ("openai", "ollama", "azure"):
-        raise ValueError(f"unknown judge {shown!r}; use one of {FORMS}")
+        raise InvalidOption(f"unknown judge {shown!r}; use one of {FORMS}")
     # The base URL starts at the first '@http': model names may contain '@' but not that.
     model, at, url = rest.partition("@http")
     base_url = f"http{url}" if at else None
     if not model:
-        raise ValueError(f"judge {shown!r} names no model; use one of {FORMS}")
+        raise InvalidOption(f"judge {shown!r} names no model; use one of {FORMS}")
     if provider == "ollama" and base_url is None:
         host = os.environ.get("OLLAMA_HOST", "http://localhost:11434").rstrip("/")
         base_url = host if host.endswith("/v1") else f"{host}/v1"
     if provider == "azure" and base_url is None:
-        raise ValueError("an azure judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
+        raise InvalidOption("an azure judge needs its endpoint: azure:DEPLOYMENT@https://NAME.openai.azure.com")
     return JudgeSpec(provider, model, base_url)
 
 
@@ -77,17 +80,19 @@ def get_judge(
             return spec
         if callable(getattr(spec, "generate", None)):
             return FreeFormAdapter(spec)
-        raise TypeError(
+        raise InvalidOptionType(
             f"a judge is a spec string ({FORMS}), a Judge, or an object with an async generate(); "
             f"got {type(spec).__name__}"
         )
     text = spec.strip()
+    for line in settings.inapplicable(text):
+        log.warning(line)  # never silently ignored: one line per setting group the judge does not use
     if text.startswith("local+"):
-        llm = get_judge(text.removeprefix("local+"), cache=cache, options=settings)
-        return CascadeJudge(LocalJudge(settings.verifier, settings.threads), llm, settings.band)
+        llm = get_judge(text.removeprefix("local+"), cache=cache, options=JudgeOptions(llm=settings.llm))
+        return CascadeJudge(LocalJudge(settings.local.verifier, settings.local.threads), llm, settings.cascade.band)
     parsed = parse_judge_spec(spec)
     if parsed.provider == "local":
-        return LocalJudge(settings.verifier, settings.threads)
+        return LocalJudge(settings.local.verifier, settings.local.threads)
     assert parsed.model is not None
     if parsed.provider == "azure":
         backend = OpenAIChatBackend(
@@ -98,16 +103,6 @@ def get_judge(
         )
     else:
         backend = OpenAIChatBackend(parsed.model, parsed.base_url)
-    return LLMJudge(
-        backend,
-        name=mask_secrets(text),  # shown in run info, errors, logs: no credentials
-        cache=open_cache(cache),
-        policy=RetryPolicy(max_attempts=settings.max_attempts, timeout=settings.timeout),
-        max_concurrency=settings.max_concurrency,
-        prices=settings.price_table(),
-        structured=settings.structured,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        seed=settings.seed,
-        layout=settings.layout,
-    )
+    # shown in run info, errors, logs: no credentials
+    return LLMJudge.with_options(backend, settings.llm, name=mask_secrets(text), cache=open_cache(cache))
+

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ragmeter.data import Sample
-from ragmeter.errors import NoClaims
+from ragmeter.errors import InvalidOption, NoClaims
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.answer_similarity import cosine_similarity
@@ -47,7 +47,7 @@ class AnswerCorrectness(Metric):
     def __init__(self, weights: tuple[float, float] = (0.75, 0.25)) -> None:
         w1, w2 = (float(w) for w in weights)
         if w1 < 0 or w2 < 0 or w1 + w2 == 0:
-            raise ValueError("weights must be two non-negative numbers, not both zero")
+            raise InvalidOption("weights must be two non-negative numbers, not both zero")
         self.weights = (w1, w2)
 
     @property

@@ -16,6 +16,7 @@ from ragmeter.data import Sample
 from ragmeter.facts import SampleFacts
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
+from ragmeter.errors import InvalidOption
 
 
 def cosine_similarity(a: np.ndarray, b: np.ndarray) -> float:
@@ -41,7 +42,7 @@ class AnswerSimilarity(Metric):
 
     def __init__(self, threshold: float | None = None) -> None:
         if threshold is not None and not 0.0 <= threshold <= 1.0:
-            raise ValueError("threshold must be in [0, 1]")
+            raise InvalidOption("threshold must be in [0, 1]")
         self.threshold = threshold
 
     @property

@@ -31,6 +31,7 @@ from ragmeter.data import Sample
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.text import tokenize
+from ragmeter.errors import InvalidOption
 
 if TYPE_CHECKING:
     from ragmeter.facts import SampleFacts
@@ -116,7 +117,7 @@ class Bleu(Metric):
 
     def __init__(self, max_n: int = 4) -> None:
         if isinstance(max_n, bool) or not isinstance(max_n, int) or max_n < 1:
-            raise ValueError("max_n must be an integer of at least 1")
+            raise InvalidOption("max_n must be an integer of at least 1")
         self.max_n = max_n
 
     def config(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ragmeter.data import Sample
-from ragmeter.errors import NoClaims
+from ragmeter.errors import InvalidOption, NoClaims
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import Metric, register
@@ -40,7 +40,7 @@ class FactualCorrectness(Metric):
 
     def __init__(self, mode: Mode = "f1") -> None:
         if mode not in ("f1", "precision", "recall"):
-            raise ValueError("mode must be 'f1', 'precision' or 'recall'")
+            raise InvalidOption("mode must be 'f1', 'precision' or 'recall'")
         self.mode = mode
 
     def config(self) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from ragmeter.data import Sample
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.text import tokenize
+from ragmeter.errors import InvalidOption
 
 if TYPE_CHECKING:
     from ragmeter.facts import SampleFacts
@@ -112,9 +113,9 @@ class RougeL(Metric):
 
     def __init__(self, beta: float = 1.0) -> None:
         if isinstance(beta, bool) or not isinstance(beta, (int, float)):
-            raise ValueError("beta must be a positive number")
+            raise InvalidOption("beta must be a positive number")
         if not beta > 0 or not math.isfinite(beta):
-            raise ValueError("beta must be a positive number")
+            raise InvalidOption("beta must be a positive number")
         self.beta = float(beta)
 
     def config(self) -> dict[str, Any]:

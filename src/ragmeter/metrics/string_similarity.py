@@ -30,6 +30,7 @@ from ragmeter.data import Sample
 from ragmeter.metrics.base import Metric, register
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.text import normalize_text
+from ragmeter.errors import InvalidOption
 
 if TYPE_CHECKING:
     from ragmeter.facts import SampleFacts
@@ -203,7 +204,7 @@ class StringSimilarity(Metric):
     def __init__(self, measure: str = "levenshtein", normalize: bool = True) -> None:
         measure = str(measure).strip().lower().replace("-", "_")
         if measure not in MEASURES:
-            raise ValueError(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
+            raise InvalidOption(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
         self.measure = measure
         self.normalize = bool(normalize)
 

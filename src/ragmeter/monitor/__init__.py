@@ -19,7 +19,7 @@ from typing import Any, Iterator, Sequence
 
 from pydantic import BaseModel
 
-from ragmeter.ingest import InputProblem, ProblemHandler, log_problem
+from ragmeter.traces import InputProblem, ProblemHandler, log_problem
 from ragmeter.monitor._check import MetricWatch, watch_metric
 from ragmeter.monitor._window import read_traffic, sample_window
 
@@ -64,7 +64,7 @@ def monitor(
     ``tags``), and compare each metric with the last ``recent`` production runs. Each
     malformed part of the traffic goes to ``on_problem`` (default: a warning) and into
     ``skipped``."""
-    from ragmeter.engine import evaluate
+    from ragmeter.api import evaluate
     from ragmeter.runs import Record, RunStore
 
     skipped: list[InputProblem] = []

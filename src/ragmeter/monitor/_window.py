@@ -1,8 +1,8 @@
 """A window of production traffic: the records of the last hours, sampled down to a size.
 
-Traffic is OTLP JSON traces (turned into records by ``ragmeter.ingest``) or the JSON Lines
+Traffic is OTLP JSON traces (turned into records by ``ragmeter.traces``) or the JSON Lines
 records ragmeter's callback handlers write; a record's time is ``metadata.started``. A
-malformed line, span or record is named and skipped (``ragmeter.ingest.read_traffic_file``),
+malformed line, span or record is named and skipped (``ragmeter.traces.read_traffic_file``),
 so one bad byte in a day of traffic costs its line, not the day's monitoring.
 """
 
@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from ragmeter.ingest import ProblemHandler, read_traffic_file
+from ragmeter.traces import ProblemHandler, read_traffic_file
 
 
 def read_traffic(paths: Iterable[str | Path], on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:

@@ -52,6 +52,14 @@
       if (s.ctx) record.contexts = s.ctx;
       if (s.gt !== null && s.gt !== undefined) record.ground_truth = s.gt;
       if (s.more && s.more["reference contexts"]) record.reference_contexts = s.more["reference contexts"];
+      if (s.conv) {  // a conversation: its messages and references, not the derived question and answer
+        delete record.question; delete record.answer; delete record.ground_truth;
+        record.messages = s.conv;
+        if (s.gt !== null && s.gt !== undefined) record.reference = s.gt;
+        ["reference tool calls", "reference topics", "retrieval tools"].forEach(function (k) {
+          if (s.more && s.more[k]) record[k.replace(/ /g, "_")] = s.more[k];
+        });
+      }
       record.labels = e.labels;
       var notes = Object.keys(e.notes).filter(function (m) { return e.notes[m]; });
       var several = Object.keys(e.labels).length > 1; /* as `ragmeter annotate`: name the metric when there are several */

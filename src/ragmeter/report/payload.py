@@ -127,6 +127,20 @@ def sample_record(sample: SampleResult, metrics: list[str], baseline: SampleResu
     }
     if more:
         record["more"] = more
+    messages = getattr(data, "messages", None)  # a conversation: shown (and exported) message by message
+    if messages:
+        record["conv"] = [jsonable(m.model_dump(exclude_defaults=True, exclude={"tool_calls": {"__all__": {"id"}}}))
+                          for m in messages]
+        for m in record["conv"]:
+            if m.get("content"):
+                m["content"] = _text(m["content"])
+        for name in ("reference_tool_calls", "reference_topics", "retrieval_tools"):
+            value = getattr(data, name, None)
+            if value:
+                more[name.replace("_", " ")] = jsonable([v.model_dump(exclude={"id"}) if hasattr(v, "model_dump") else v
+                                                         for v in value])
+        if more:
+            record["more"] = more
     if baseline is not None:
         scores = [baseline.scores.get(name) for name in metrics]
         record["b"] = [s.value if s is not None else None for s in scores]

@@ -168,13 +168,35 @@
     return card;
   }
 
+  /* A conversation, message by message: who spoke, what was said, the tools called. */
+  function conversationBlock(conv) {
+    var user = 0, reply = 0;
+    var items = conv.map(function (m) {
+      var label = m.role;
+      if (m.role === "user") label = "user " + (++user);
+      else if (m.role === "assistant" && m.content) label = "assistant " + (++reply);
+      else if (m.role === "tool" && m.name) label = "tool " + m.name;
+      var parts = [el("b", { className: "role", text: label })];
+      if (m.content) parts.push(el("div", { className: "text", text: m.content }));
+      (m.tool_calls || []).forEach(function (c) {
+        parts.push(el("code", { className: "call", text: "→ " + c.name + "(" + JSON.stringify(c.arguments || {}) + ")" }));
+      });
+      if (m.contexts) parts.push(el("span", { className: "muted", text: " (" + m.contexts.length + " contexts)" }));
+      return el("li", { className: "msg " + m.role }, parts);
+    });
+    return el("div", { className: "field" }, [el("h4", { text: "Conversation (" + conv.length + " messages)" }),
+      el("ol", { className: "conversation" }, items)]);
+  }
+
   function detailPanel(sample) {
-    var children = [
+    var children = sample.conv ? [conversationBlock(sample.conv), textBlock("Reference outcome", sample.gt)] : [
       textBlock("Question", sample.q),
       textBlock("Answer", sample.a),
       textBlock("Ground truth", sample.gt)
     ];
-    if (sample.ctx && sample.ctx.length) {
+    if (sample.conv) {
+      // a conversation's contexts are its turns' own, shown with each turn's scores
+    } else if (sample.ctx && sample.ctx.length) {
       children.push(el("div", { className: "field" }, [
         el("h4", { text: "Contexts (" + sample.ctx.length + ", in retrieval order)" }),
         el("ol", { className: "contexts" }, sample.ctx.map(function (c) { return el("li", null, [el("div", { className: "text", text: c })]); }))

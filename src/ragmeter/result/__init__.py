@@ -10,22 +10,32 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, SerializeAsAny, field_validator
 
 from ragmeter.calls.redact import mask_secrets
 from ragmeter.calls.usage import Usage
+from ragmeter.conversations import ConversationSample
 from ragmeter.data import RowError, Sample
 from ragmeter.metrics.score import MetricScore
 from ragmeter.metrics.summary import summary_score
 from ragmeter.result.failures import ErrorRow
 from ragmeter.result.totals import MetricSummary, Totals
+from ragmeter.errors import InvalidOptionType
 
 
 class SampleResult(BaseModel):
     row: int
     id: str | None = None
-    sample: Sample
+    sample: SerializeAsAny[Sample]  # a conversation is saved with its messages
     scores: dict[str, MetricScore] = Field(default_factory=dict)
+
+    @field_validator("sample", mode="before")
+    @classmethod
+    def _conversation(cls, value: Any) -> Any:
+        """A saved conversation (it has messages) loads back as one, not as a bare sample."""
+        if isinstance(value, dict) and "messages" in value:
+            return ConversationSample.model_validate(value)
+        return value
 
 
 class RunInfo(BaseModel):
@@ -107,7 +117,7 @@ class EvaluationResult(BaseModel):
         """``result["faithfulness"]``: the per-sample scores in row order, ``None`` where a
         score failed (its error is in ``errors()``), as Ragas' result gives them."""
         if not isinstance(metric, str):
-            raise TypeError(f"index a result by metric name (one of {self.metric_names}), not {type(metric).__name__}")
+            raise InvalidOptionType(f"index a result by metric name (one of {self.metric_names}), not {type(metric).__name__}")
         if metric not in self.info.metrics:
             raise KeyError(f"{metric!r} is not a metric of this run; it has {self.metric_names}")
         return self.with_samples().scores(metric)
@@ -188,6 +198,14 @@ class EvaluationResult(BaseModel):
             records.append(record)
         return pd.DataFrame.from_records(records)
 
+    def turns_to_pandas(self) -> Any:
+        """One row per turn of each conversation for the metrics scored per turn: the
+        conversation's row and id, the metric, the turn, its question and answer, its score,
+        reason and error (``to_pandas`` has the conversations' means)."""
+        from ragmeter.result.turns import turns_frame
+
+        return turns_frame(self)
+
     def save(self, path: str | Path) -> Path:
         """JSON (``.json``) or Parquet (``.parquet``: one row per sample, run info in the
         file's metadata); written atomically."""
@@ -208,7 +226,7 @@ class EvaluationResult(BaseModel):
         if path.suffix.lower() in (".parquet", ".pq"):
             from ragmeter.result.parquet import read_parquet_result
 
-            result = read_parquet_result(path)
+            result = cls.model_validate(read_parquet_result(path))
         else:
             result = cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
         result.samples.sort(key=lambda s: s.row)

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 
 from ragmeter.data import RowError
 from ragmeter.result.parquet import META_KEY, append_sample, parquet_schema, sample_columns
+from ragmeter.errors import BadFile
 
 PARQUET_ROW_GROUP = 1024
 
@@ -153,7 +154,7 @@ def result_format(path: str | Path) -> type[ResultWriter]:
         return ParquetResultWriter
     if suffix == ".json":
         return JsonResultWriter
-    raise ValueError(f"a result file is .json or .parquet, not {str(path)!r}")
+    raise BadFile(f"a result file is .json or .parquet, not {str(path)!r}")
 
 
 def open_writer(path: str | Path, metrics: list[str]) -> ResultWriter:

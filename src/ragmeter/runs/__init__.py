@@ -11,30 +11,25 @@ all. Credentials in judge and store URLs are masked (``ragmeter.calls.redact.mas
 before anything is stored or shown.
 """
 
-from ragmeter.runs._compare import MovedSample, RunComparison, chosen_metrics, compare_runs, moved_samples
 from ragmeter.runs._differences import RunDifference, describe_differences, run_differences
 from ragmeter.runs._models import MetricStats, RunSummary
-from ragmeter.runs._recorder import Record, RunRecorder, open_recorder
+from ragmeter.runs._recorder import Record, RunRecorder, open_recorder, recorder_for
 from ragmeter.runs._stats import RunningStats
 from ragmeter.runs._store import ENV_STORE, RunNotFound, RunStore, store_url
 
 __all__ = [
     "ENV_STORE",
     "MetricStats",
-    "MovedSample",
     "Record",
-    "RunComparison",
     "RunDifference",
     "RunNotFound",
     "RunRecorder",
     "RunningStats",
     "RunStore",
     "RunSummary",
-    "chosen_metrics",
-    "compare_runs",
     "describe_differences",
-    "moved_samples",
     "open_recorder",
+    "recorder_for",
     "run_differences",
     "store_url",
 ]

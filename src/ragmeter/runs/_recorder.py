@@ -17,7 +17,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import sqlalchemy as sa
 
@@ -212,3 +212,11 @@ def open_recorder(record: bool | str | Path | Record | None, info: Any, *, promp
         return None
     check_tags(record.tags)  # before the store is opened
     return RunRecorder(RunStore(record.store), info, tags=record.tags, prompts=prompts, owner=record)
+
+
+def recorder_for(record: bool | str | Path | Record | None) -> Callable[[Any, str | None], RunRecorder | None] | None:
+    """What the engine takes as ``recorder=``: opens the store ``record`` names once the run's
+    identity is known (``None`` when nothing is recorded)."""
+    if record is None or record is False:
+        return None
+    return lambda info, prompts: open_recorder(record, info, prompts=prompts)

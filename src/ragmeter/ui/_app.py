@@ -25,7 +25,8 @@ from typing import Any, Callable
 from fastapi import FastAPI, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
-from ragmeter.runs import RunComparison, RunNotFound, RunStore, RunSummary, compare_runs, run_differences
+from ragmeter.gate.run_comparison import RunComparison, compare_runs
+from ragmeter.runs import RunNotFound, RunStore, RunSummary, run_differences
 from ragmeter.ui._auth import TokenGuard, required_token
 from ragmeter.ui._hosts import HostGuard, allowed_names
 from ragmeter.ui._trend import trend_data

@@ -39,6 +39,7 @@ from ragmeter.judges.local.polarity import polarity_conflict
 from ragmeter.judges.local.roles import frames, role_agreement
 from ragmeter.judges.local.support_head import DEFAULT_HEAD, SupportHead, features
 from ragmeter.judges.local.token_encoder import TokenEncoder, default_token_encoder
+from ragmeter.errors import InvalidOptionType
 
 @runtime_checkable
 class Verifier(Protocol):
@@ -862,7 +863,7 @@ def get_verifier(spec: str | Verifier | None = None) -> Verifier:
     if spec is not None and not isinstance(spec, str):
         if isinstance(spec, Verifier):
             return spec
-        raise TypeError(f"not a verifier spec: {spec!r}")
+        raise InvalidOptionType(f"not a verifier spec: {spec!r}")
     parsed = parse_verifier_spec(spec)
     key = parsed if isinstance(parsed, str) else parsed.text
     with _VERIFIERS_LOCK:

@@ -23,8 +23,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Container, Iterable, Iterator
 
-from ragmeter.ingest._otlp import Malformed, Span, read_spans
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, log_problem
+from ragmeter.traces._otlp import Malformed, Span, read_spans
+from ragmeter.traces._problems import InputProblem, ProblemHandler, log_problem
 
 log = logging.getLogger("ragmeter")
 

@@ -19,8 +19,8 @@ require("langchain", "langchain_core.callbacks", "the LangChain trace handler") 
 
 from langchain_core.callbacks import BaseCallbackHandler  # noqa: E402
 
-from ragmeter.ingest._records import RecordFile
-from ragmeter.ingest._traces import text_of
+from ragmeter.traces._records import RecordFile
+from ragmeter.traces._traces import text_of
 
 ANSWER_KEYS = ("answer", "output", "result", "text", "content", "response")
 

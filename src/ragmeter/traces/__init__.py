@@ -1,11 +1,11 @@
 """Production traces into evaluation samples.
 
-    from ragmeter.ingest import ingest_otlp
+    from ragmeter.traces import ingest_otlp
     records = list(ingest_otlp("traces.json"))     # OTLP JSON from OpenInference instrumentations
 
 or record straight from the app with a callback handler that writes the same records::
 
-    from ragmeter.ingest import langchain_handler, llamaindex_handler
+    from ragmeter.traces import langchain_handler, llamaindex_handler
     chain.invoke(q, config={"callbacks": [langchain_handler("traffic.jsonl")]})
     Settings.callback_manager = CallbackManager([llamaindex_handler("traffic.jsonl")])
 
@@ -25,23 +25,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ragmeter.ingest._otlp import Span, read_spans
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, TraceFileError, log_problem, raise_problem
-from ragmeter.ingest._records import RecordFile
-from ragmeter.ingest._traces import ingest_otlp, sample_of_trace, samples_from_spans
-from ragmeter.ingest._traffic import read_records, read_traffic_file
+from ragmeter.traces._otlp import Span, read_spans
+from ragmeter.traces._problems import InputProblem, ProblemHandler, TraceFileError, log_problem, raise_problem
+from ragmeter.traces._records import RecordFile
+from ragmeter.traces._traces import ingest_otlp, sample_of_trace, samples_from_spans
+from ragmeter.traces._traffic import read_records, read_traffic_file
 
 
 def langchain_handler(path: str | Path, **options: Any) -> Any:
     """A LangChain callback handler appending a record per answered question to ``path``."""
-    from ragmeter.ingest._langchain import RagmeterCallbackHandler
+    from ragmeter.traces._langchain import RagmeterCallbackHandler
 
     return RagmeterCallbackHandler(path, **options)
 
 
 def llamaindex_handler(path: str | Path, **options: Any) -> Any:
     """A LlamaIndex callback handler appending a record per answered query to ``path``."""
-    from ragmeter.ingest._llamaindex import RagmeterLlamaIndexHandler
+    from ragmeter.traces._llamaindex import RagmeterLlamaIndexHandler
 
     return RagmeterLlamaIndexHandler(path, **options)
 

@@ -17,9 +17,9 @@ from typing import Any, Iterator
 from ragmeter.data import RowError, Sample
 from ragmeter.data.dataset import parse_items
 from ragmeter.errors import InvalidInput
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
-from ragmeter.ingest._text import text_lines, undecodable
-from ragmeter.ingest._traces import ingest_otlp
+from ragmeter.traces._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
+from ragmeter.traces._text import text_lines, undecodable
+from ragmeter.traces._traces import ingest_otlp
 
 OTLP_MARKS = ('"resourceSpans"', '"resource_spans"')
 

@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ragmeter.ingest._json import loads
-from ragmeter.ingest._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
-from ragmeter.ingest._text import read_text, undecodable
+from ragmeter.traces._json import loads
+from ragmeter.traces._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
+from ragmeter.traces._text import read_text, undecodable
 
 MAX_VALUE_DEPTH = 32
 """Levels of ``arrayValue`` / ``kvlistValue`` an attribute may nest. OpenInference writes

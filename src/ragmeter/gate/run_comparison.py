@@ -8,11 +8,10 @@ from typing import Sequence
 from pydantic import BaseModel, Field
 
 from ragmeter.errors import UnknownMetric
-from ragmeter.gate import MetricComparison, compare
-from ragmeter.gate.compare import lower_is_better, paired_scores
+from ragmeter.gate.compare import MetricComparison, compare, lower_is_better, paired_scores
 from ragmeter.names import did_you_mean, name_key
 from ragmeter.result import EvaluationResult
-from ragmeter.runs._differences import RunDifference
+from ragmeter.runs import RunDifference
 
 
 class MovedSample(BaseModel):

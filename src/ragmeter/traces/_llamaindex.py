@@ -19,7 +19,7 @@ require("llamaindex", "llama_index.core.callbacks", "the LlamaIndex trace handle
 from llama_index.core.callbacks import CBEventType, EventPayload  # noqa: E402
 from llama_index.core.callbacks.base_handler import BaseCallbackHandler  # noqa: E402
 
-from ragmeter.ingest._records import RecordFile
+from ragmeter.traces._records import RecordFile
 
 
 class RagmeterLlamaIndexHandler(BaseCallbackHandler):

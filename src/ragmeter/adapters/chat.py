@@ -1,0 +1,250 @@
+"""Running a chat app or an agent turn by turn over scripted conversations.
+
+A script is the user's side of a conversation (``{"id", "turns": ["first message", "a
+follow-up", ...]}``, plus whatever the conversation should be scored against:
+``reference``, ``reference_tool_calls``, ``reference_topics``, ``retrieval_tools``). Each
+user message is sent with the whole conversation so far; the app's reply becomes the
+assistant's messages (its tool calls and their results too, when the app reports them), and
+the next message follows. The result is a ``Dataset`` of ``ConversationSample``, ready for
+``evaluate_conversations``.
+
+A chat app is a callable taking the messages so far (OpenAI chat-format dicts) and
+returning, sync or async, one of:
+
+* the reply as text, or anything ``read_output`` reads (a dict with ``answer`` and
+  ``contexts``, a LangChain / LlamaIndex response): one assistant message with its contexts;
+* messages (a list, or ``{"messages": [...]}`` as LangChain agents return): OpenAI dicts or
+  LangChain messages; when they start with the conversation sent, only the new ones count;
+* a LlamaIndex ``AgentChatResponse`` (chat engines, agents): its ``sources`` become tool
+  calls and results, its ``source_nodes`` the reply's contexts.
+
+``langchain_chat`` and ``llamaindex_chat`` turn an agent runnable and a chat engine into
+such a callable. A turn that fails ends its conversation there (the error in the
+conversation's ``metadata["app_error"]``), and the other conversations go on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Sequence
+
+from ragmeter.adapters.output import context_text, read_output
+from ragmeter.adapters.run import AppError, defined_in, load_object
+from ragmeter.conversations import Message, load_conversations, read_message
+from ragmeter.data import Dataset, RowError
+from ragmeter.engine.loop import run_sync
+from ragmeter.engine.progress import progress_bar
+
+ChatApp = Callable[[list[dict[str, Any]]], Any] | Callable[[list[dict[str, Any]]], Awaitable[Any]]
+
+SCRIPT_FIELDS = ("reference", "reference_tool_calls", "reference_topics", "retrieval_tools")
+
+
+@dataclass
+class ChatRunResult:
+    """The conversations the app had, the turns that failed, and timing."""
+
+    dataset: Dataset
+    errors: list[AppError] = field(default_factory=list)
+    wall_s: float = 0.0
+
+
+def _as_dicts(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    """Messages as the OpenAI chat format sends them (arguments as a JSON string)."""
+    out = []
+    for m in messages:
+        item: dict[str, Any] = {"role": m.role, "content": m.content}
+        if m.tool_calls:
+            item["tool_calls"] = [{"id": c.id or f"call_{k}", "type": "function",
+                                   "function": {"name": c.name, "arguments": json.dumps(c.arguments)}}
+                                  for k, c in enumerate(m.tool_calls)]
+        if m.tool_call_id:
+            item["tool_call_id"] = m.tool_call_id
+        if m.name and m.role == "tool":
+            item["name"] = m.name
+        out.append(item)
+    return out
+
+
+def _agent_response(value: Any, turn: int) -> list[dict[str, Any]]:
+    """A LlamaIndex ``AgentChatResponse``: each tool it used, then the reply with its nodes."""
+    messages: list[dict[str, Any]] = []
+    for k, tool in enumerate(getattr(value, "sources", None) or []):
+        call_id = f"turn{turn}_call{k}"
+        raw = getattr(tool, "raw_input", None)
+        raw = raw if isinstance(raw, dict) else {}
+        # a FunctionTool records {"args": (...), "kwargs": {...}}; a retriever {"message": ...}
+        arguments = raw.get("kwargs") or {name: v for name, v in raw.items() if name != "args"}
+        output = getattr(tool, "raw_output", None)
+        texts = [context_text(n) for n in output] if isinstance(output, list) else None
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function",
+             "function": {"name": getattr(tool, "tool_name", "tool"), "arguments": json.dumps(arguments, default=str)}}]})
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": getattr(tool, "tool_name", "tool"),
+                         "content": json.dumps(texts) if texts is not None else str(getattr(tool, "content", ""))})
+    nodes = getattr(value, "source_nodes", None)
+    reply: dict[str, Any] = {"role": "assistant", "content": str(getattr(value, "response", "") or "")}
+    if nodes:
+        reply["contexts"] = [context_text(n) for n in nodes]
+    return messages + [reply]
+
+
+def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Message]:
+    """What the app added to the conversation, as messages (see the module docstring)."""
+    if isinstance(value, dict) and "messages" in value:
+        value = value["messages"]
+    if hasattr(value, "sources") and hasattr(value, "response"):
+        value = _agent_response(value, turn)
+    if isinstance(value, (list, tuple)):
+        read = [read_message(m, f"reply message {k}") for k, m in enumerate(value)]
+        if len(read) >= len(sent) and [(m.role, m.content) for m in read[:len(sent)]] == [(m.role, m.content) for m in sent]:
+            read = read[len(sent):]  # the whole conversation came back (agents do): the new part
+        if not read:
+            raise ValueError("the app returned no new message")
+        return read
+    output = read_output(value)
+    return [Message(role="assistant", content=output.answer, contexts=list(output.contexts))]
+
+
+def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
+    """(row, script) for each record; a record without user turns is a ``RowError``."""
+    if isinstance(data, (str, bytes)) or hasattr(data, "read_text"):
+        from pathlib import Path
+
+        lines = Path(data).read_text(encoding="utf-8").splitlines()
+        records: list[Any] = []
+        for line in lines:
+            if line.strip():
+                try:
+                    records.append(json.loads(line))
+                except ValueError as exc:
+                    records.append(RowError(row=len(records), message=f"not valid JSON: {exc}"))
+    else:
+        records = list(data.to_dict("records")) if hasattr(data, "to_dict") else list(data)
+    out: list[tuple[int, dict[str, Any] | RowError]] = []
+    for row, record in enumerate(records):
+        if isinstance(record, RowError):
+            out.append((row, record))
+            continue
+        turns = record.get("turns") if isinstance(record, dict) else None
+        if hasattr(turns, "tolist"):  # a DataFrame cell
+            turns = turns.tolist()
+        if turns is None and isinstance(record, dict) and "messages" in record:
+            turns = [m.get("content") for m in record["messages"] if isinstance(m, dict) and m.get("role") == "user"]
+        if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):
+            out.append((row, RowError(row=row, field="turns", message="a script needs its user turns: a non-empty list of texts")))
+            continue
+        out.append((row, record))
+    return out
+
+
+async def _call(app: ChatApp, messages: list[dict[str, Any]]) -> Any:
+    if inspect.iscoroutinefunction(app) or inspect.iscoroutinefunction(getattr(app, "__call__", None)):
+        return await app(messages)
+    result = await asyncio.to_thread(app, messages)
+    return await result if inspect.isawaitable(result) else result
+
+
+async def arun_chat(scripts: Any, app: ChatApp, *, system: str | None = None, concurrency: int = 4,
+                    timeout: float | None = None, show_progress: bool = True) -> ChatRunResult:
+    """Async form of ``run_chat``."""
+    if concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    items = _scripts(scripts)
+    gate = asyncio.Semaphore(concurrency)
+    records: dict[int, dict[str, Any]] = {}
+    errors: list[AppError] = []
+    started = time.perf_counter()
+
+    async def one(row: int, script: dict[str, Any], advance: Callable[[int], None]) -> None:
+        messages: list[Message] = [Message(role="system", content=system)] if system else []
+        failure = None
+        async with gate:
+            for turn, text in enumerate(script["turns"], start=1):
+                messages.append(Message(role="user", content=text))
+                try:
+                    call = _call(app, _as_dicts(messages))
+                    value = await (asyncio.wait_for(call, timeout) if timeout else call)
+                    messages.extend(reply_messages(value, messages, turn))
+                except Exception as exc:  # noqa: BLE001 (recorded per conversation; the rest go on)
+                    kind = "Timeout" if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) else type(exc).__name__
+                    failure = f"turn {turn}: {kind}: {exc}" if str(exc) else f"turn {turn}: {kind}"
+                    errors.append(AppError(row, script.get("id"), text, failure))
+                    break
+                finally:
+                    advance(1)
+        metadata = dict(script.get("metadata") or {})
+        if failure:
+            metadata["app_error"] = failure
+        records[row] = {"id": script.get("id"), "messages": [m.model_dump() for m in messages],
+                        "metadata": metadata, **{k: script[k] for k in SCRIPT_FIELDS if k in script}}
+
+    turns = sum(len(s["turns"]) for _, s in items if isinstance(s, dict))
+    with progress_bar(turns, "running chats", enabled=show_progress) as advance:
+        await asyncio.gather(*(one(row, s, advance) for row, s in items if isinstance(s, dict)))
+    loaded = load_conversations([records[row] for row in sorted(records)])
+    rows = sorted(records)
+    dataset = Dataset(loaded.samples, [rows[r] for r in loaded.rows],
+                      [*(s for _, s in items if isinstance(s, RowError)),
+                       *(e.model_copy(update={"row": rows[e.row]}) for e in loaded.errors)])
+    errors.sort(key=lambda e: e.row)
+    return ChatRunResult(dataset=dataset, errors=errors, wall_s=time.perf_counter() - started)
+
+
+def run_chat(scripts: Any, app: ChatApp, *, system: str | None = None, concurrency: int = 4,
+             timeout: float | None = None, show_progress: bool = True) -> ChatRunResult:
+    """Have ``app`` hold each scripted conversation of ``scripts`` (a JSONL path, records or
+    a DataFrame; see the module docstring), one user message at a time; ``system`` opens
+    every conversation. Conversations run ``concurrency`` at a time, their turns in order."""
+    return run_sync(lambda: arun_chat(scripts, app, system=system, concurrency=concurrency, timeout=timeout,
+                                      show_progress=show_progress))
+
+
+def langchain_chat(agent: Any) -> ChatApp:
+    """A LangChain agent (any runnable taking ``{"messages": [...]}`` and returning the
+    messages, as LangChain's and LangGraph's agents do) as a chat app: its tool calls and
+    tool results are kept in the conversation."""
+    from langchain_core.messages import convert_to_messages
+
+    async def chat(messages: list[dict[str, Any]]) -> Any:
+        return await agent.ainvoke({"messages": convert_to_messages(messages)})
+
+    return chat
+
+
+def llamaindex_chat(engine: Any) -> ChatApp:
+    """A LlamaIndex chat engine or agent (``achat(message, chat_history)``) as a chat app:
+    the tools it used (a context chat engine's retriever too) and the nodes it read are kept."""
+    from llama_index.core.llms import ChatMessage
+
+    async def chat(messages: list[dict[str, Any]]) -> Any:
+        history = [ChatMessage(role=m["role"], content=m.get("content") or "") for m in messages[:-1]
+                   if m["role"] in ("system", "user", "assistant") and m.get("content")]
+        return await engine.achat(messages[-1]["content"], chat_history=history)
+
+    return chat
+
+
+def as_chat_app(target: Any, spec: str | None = None) -> ChatApp:
+    """``target`` as a chat app: a LangChain runnable (an agent) or a LlamaIndex chat engine
+    or agent wrapped with its adapter, any other callable as it is."""
+    if defined_in(target, "langchain_core", ("Runnable",)):
+        return langchain_chat(target)
+    if defined_in(target, "llama_index.core", ("BaseChatEngine", "BaseAgent", "BaseWorkflowAgent")):
+        return llamaindex_chat(target)
+    if not callable(target):
+        raise ValueError(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
+                         "runnable or a LlamaIndex chat engine")
+    return target
+
+
+def load_chat_app(spec: str) -> ChatApp:
+    """``"module:NAME"`` (or ``"path/to/file.py:NAME"``) -> the chat app it names."""
+    return as_chat_app(load_object(spec), spec)
+
+
+__all__ = ["as_chat_app", "load_chat_app", "ChatApp", "ChatRunResult", "arun_chat", "langchain_chat", "llamaindex_chat", "reply_messages", "run_chat"]
