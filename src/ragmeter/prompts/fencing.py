@@ -29,6 +29,8 @@ DATA_NOTICE = (
 SECTION_TAGS = (
     # the judge's sections (ragmeter.judgements.tasks.SECTION_ORDER)
     "question", "answer", "ground_truth", "context", "sentence", "answer_claim", "ground_truth_claim",
+    # a conversation's sections (the conversation metrics)
+    "conversation", "reference", "topic",
     # translation of few-shot examples (ragmeter.judges.adapt)
     "text",
     # the test-set generator's prompts (testset_gen)
