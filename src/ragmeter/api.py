@@ -9,7 +9,6 @@ decided here, and the store sits beside the engine rather than under it.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from pathlib import Path
 from typing import Any, Sequence
@@ -25,7 +24,6 @@ ENGINE_SINKS = ("result_file", "journal", "recorder")
 """The engine's sink parameters, which users name by ``out``, ``journal``/``resume``, ``record``."""
 
 
-@functools.wraps(engine_aevaluate)
 async def aevaluate(data: Any, metrics: Any = None, *, out: str | Path | None = None,
                     journal: str | Path | bool | None = True, resume: bool = True, record: Any = True,
                     **options: Any) -> EvaluationResult:
@@ -41,7 +39,7 @@ def _public_signature(engine: inspect.Signature, face: inspect.Signature) -> ins
 
 
 aevaluate.__signature__ = _public_signature(  # type: ignore[attr-defined]
-    inspect.signature(engine_aevaluate), inspect.signature(aevaluate, follow_wrapped=False))
+    inspect.signature(engine_aevaluate), inspect.signature(aevaluate))
 aevaluate.__doc__ = (engine_aevaluate.__doc__ or "").split("    ``result_file``, ``journal``")[0] + """    ``out`` (``.json`` or ``.parquet``) writes each sample's scores as it finishes. With
     ``out`` the samples are not kept in memory (``keep_samples=True`` keeps them too): a
     file input is read lazily (JSONL, CSV, Parquet), at most a few times ``concurrency``
