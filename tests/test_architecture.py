@@ -52,7 +52,7 @@ LAYERS: list[set[str]] = [
     {"facts"},
     {"metrics"},
     {"result"},
-    {"engine", "runs", "traces"},
+    {"engine", "runs", "sinks", "traces"},
     {"api", "gate", "ingest"},
     {"align", "adapters", "monitor"},
     {"report"},
@@ -64,7 +64,8 @@ LAYERS: list[set[str]] = [
 """Lowest first. ``ragmeter.X`` (module or package) is the unit ``X``; ``ragmeter`` is the
 package's own ``__init__`` (the public API); ``testset_gen`` is one unit, which ragmeter's
 faces reach only lazily. Packages in one layer do not import each other: the run store does
-not know the gate, the engine does not know the store (its caller hands it a recorder)."""
+not know the gate, the engine does not know the store or the files (its caller hands it a recorder and the
+file sinks)."""
 
 TESTSET_GEN_MAY_USE = {
     "ragmeter", "ragmeter.calls", "ragmeter.data", "ragmeter.embedders", "ragmeter.engine", "ragmeter.errors",

@@ -123,8 +123,12 @@ def test_evaluate_keeps_its_call_signature_and_declares_it_once():
     public = inspect.signature(ragmeter.evaluate)
     assert list(public.parameters)[:3] == ["data", "metrics", "judge"]
     assert public.parameters["record"].default is True and "recorder" not in public.parameters
-    # the same parameters as the engine's aevaluate, declared there once
-    assert public.parameters.keys() - {"record"} == inspect.signature(engine_aevaluate).parameters.keys() - {"recorder"}
+    assert public.parameters["journal"].default is True and public.parameters["resume"].default is True
+    assert public.parameters["out"].default is None and "result_file" not in public.parameters
+    # the scoring options are the engine's aevaluate's, declared there once; the sinks are named as users write them
+    sinks = {"out", "journal", "resume", "record"}
+    engine_sinks = {"result_file", "journal", "recorder"}
+    assert public.parameters.keys() - sinks == inspect.signature(engine_aevaluate).parameters.keys() - engine_sinks
     result = ragmeter.evaluate([{"question": "q", "answer": "Paris", "ground_truth": "Paris"}], metrics=["exact_match"],
                                judge="local", record=False, journal=False, show_progress=False)
     assert result["exact_match"] == [1.0]

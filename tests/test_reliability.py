@@ -283,7 +283,7 @@ def test_stale_temporaries_of_the_same_output_are_removed_and_live_ones_kept(tmp
 
 
 def _journal_writer(path: str, name: str, ready, go) -> None:
-    from ragmeter.engine.journal import Journal
+    from ragmeter.sinks.journal import Journal
     from ragmeter.metrics.score import MetricScore
 
     journal = Journal(path, {"run_id": "same-run", "ragmeter_version": "test"})
@@ -298,7 +298,7 @@ def _journal_writer(path: str, name: str, ready, go) -> None:
 def test_two_runs_of_one_identity_append_whole_lines_to_one_journal(tmp_path):
     import multiprocessing
 
-    from ragmeter.engine.journal import Journal
+    from ragmeter.sinks.journal import Journal
 
     path = tmp_path / "journal.jsonl"
     context = multiprocessing.get_context("spawn")

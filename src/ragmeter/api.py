@@ -1,14 +1,16 @@
 """``ragmeter.evaluate`` and ``ragmeter.aevaluate``: the engine with the sinks a user names.
 
-The engine (``ragmeter.engine``) scores and writes the result file and the journal; it knows
-no run store. This face adds ``record=``, the run store's recorder (``ragmeter.runs``), and
-hands it to the engine, so the store sits beside the engine rather than under it.
+The engine (``ragmeter.engine``) scores; it opens no file and knows no store. This face
+turns what users write into the sinks the engine writes to, and hands them over:
+``out=`` the result file and ``journal=`` / ``resume=`` the journal (``ragmeter.sinks``),
+``record=`` the run store's recorder (``ragmeter.runs``). So where a run's files live is
+decided here, and the store sits beside the engine rather than under it.
 """
 
 from __future__ import annotations
 
-import functools
 import inspect
+from pathlib import Path
 from typing import Any, Sequence
 
 from ragmeter.engine import aevaluate as engine_aevaluate
@@ -16,21 +18,40 @@ from ragmeter.engine import conversation_inputs
 from ragmeter.engine.loop import synchronous
 from ragmeter.result import EvaluationResult
 from ragmeter.runs import recorder_for
+from ragmeter.sinks import journal_for, result_file_for
+
+ENGINE_SINKS = ("result_file", "journal", "recorder")
+"""The engine's sink parameters, which users name by ``out``, ``journal``/``resume``, ``record``."""
 
 
-@functools.wraps(engine_aevaluate)
-async def aevaluate(data: Any, metrics: Any = None, *, record: Any = True, **options: Any) -> EvaluationResult:
-    return await engine_aevaluate(data, metrics, recorder=recorder_for(record), **options)
+async def aevaluate(data: Any, metrics: Any = None, *, out: str | Path | None = None,
+                    journal: str | Path | bool | None = True, resume: bool = True, record: Any = True,
+                    **options: Any) -> EvaluationResult:
+    return await engine_aevaluate(data, metrics, result_file=result_file_for(out), journal=journal_for(journal, resume),
+                                  recorder=recorder_for(record), **options)
 
 
-def _with_record(signature: inspect.Signature) -> inspect.Signature:
-    """The engine's signature with ``record`` (what users write) in place of ``recorder``."""
-    record = inspect.Parameter("record", inspect.Parameter.KEYWORD_ONLY, default=True, annotation="Any")
-    return signature.replace(parameters=[record if p.name == "recorder" else p for p in signature.parameters.values()])
+def _public_signature(engine: inspect.Signature, face: inspect.Signature) -> inspect.Signature:
+    """The engine's options, then the sinks as users name them (this face's own parameters)."""
+    options = [p for p in engine.parameters.values() if p.name not in ENGINE_SINKS]
+    sinks = [p for p in face.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    return engine.replace(parameters=[*options, *sinks])
 
 
-aevaluate.__signature__ = _with_record(inspect.signature(engine_aevaluate))  # type: ignore[attr-defined]
-aevaluate.__doc__ = (engine_aevaluate.__doc__ or "").split("    ``recorder``")[0] + """    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
+aevaluate.__signature__ = _public_signature(  # type: ignore[attr-defined]
+    inspect.signature(engine_aevaluate), inspect.signature(aevaluate))
+aevaluate.__doc__ = (engine_aevaluate.__doc__ or "").split("    ``result_file``, ``journal``")[0] + """    ``out`` (``.json`` or ``.parquet``) writes each sample's scores as it finishes. With
+    ``out`` the samples are not kept in memory (``keep_samples=True`` keeps them too): a
+    file input is read lazily (JSONL, CSV, Parquet), at most a few times ``concurrency``
+    samples are held at once, and memory stays flat however many samples there are. The
+    returned result then carries the summary and ``streamed.path``;
+    ``EvaluationResult.load(path)`` reads the samples back.
+
+    ``journal`` keeps every finished score as it lands, so an interrupted run loses nothing:
+    ``True`` one file per run identity in the cache dir, a path that file, ``False`` none.
+    A rerun of the same identity computes only what is missing; ``resume=False`` starts afresh.
+
+    ``record`` keeps the run in the run store as its samples finish (``ragmeter.runs``):
     ``True`` the default store, a path or SQLAlchemy URL another, ``ragmeter.runs.Record``
     with tags, ``False`` not at all (see docs/runs.md).
     """

@@ -208,6 +208,12 @@ class BadFile(RagmeterError, ValueError):
     CLI exits 2. Also a ``ValueError``, as it was before."""
 
 
+class NoMean(RagmeterError, ValueError):
+    """A metric's mean asked for (``float(result.summary()[name])``) when none of its scores
+    was computed: an error, never a silent NaN; the message says how many failed. Also a
+    ``ValueError``, as ``float()`` of something that is not a number is."""
+
+
 class UnknownMetric(RagmeterError, ValueError):
     """A metric name asked for is not among those available; the message names the closest
     one ("did you mean") and the others, since the usual cause is a typo."""

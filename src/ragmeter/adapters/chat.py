@@ -38,6 +38,7 @@ from ragmeter.conversations import Message, load_conversations, read_message
 from ragmeter.data import Dataset, RowError
 from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
+from ragmeter.errors import AppFailed, InvalidOption
 
 ChatApp = Callable[[list[dict[str, Any]]], Any] | Callable[[list[dict[str, Any]]], Awaitable[Any]]
 
@@ -104,7 +105,7 @@ def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Messa
         if len(read) >= len(sent) and [(m.role, m.content) for m in read[:len(sent)]] == [(m.role, m.content) for m in sent]:
             read = read[len(sent):]  # the whole conversation came back (agents do): the new part
         if not read:
-            raise ValueError("the app returned no new message")
+            raise AppFailed("the app returned no new message")
         return read
     output = read_output(value)
     return [Message(role="assistant", content=output.answer, contexts=list(output.contexts))]
@@ -153,7 +154,7 @@ async def arun_chat(scripts: Any, app: ChatApp, *, system: str | None = None, co
                     timeout: float | None = None, show_progress: bool = True) -> ChatRunResult:
     """Async form of ``run_chat``."""
     if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
+        raise InvalidOption("concurrency must be at least 1")
     items = _scripts(scripts)
     gate = asyncio.Semaphore(concurrency)
     records: dict[int, dict[str, Any]] = {}
@@ -237,7 +238,7 @@ def as_chat_app(target: Any, spec: str | None = None) -> ChatApp:
     if defined_in(target, "llama_index.core", ("BaseChatEngine", "BaseAgent", "BaseWorkflowAgent")):
         return llamaindex_chat(target)
     if not callable(target):
-        raise ValueError(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
+        raise InvalidOption(f"{spec or 'the app'} is a {type(target).__name__}, not a callable, a LangChain "
                          "runnable or a LlamaIndex chat engine")
     return target
 

@@ -365,7 +365,7 @@ def _to_message(message: Mapping[str, str]) -> Any:
         return AIMessage(content=content)
     if role == "user":
         return HumanMessage(content=content)
-    raise ValueError(f"unknown chat role {role!r}")
+    raise InvalidOption(f"unknown chat role {role!r}")
 
 
 class LangChainChatBackend:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ragmeter.align.agreement import DEFAULT_THRESHOLD
 from ragmeter.align.labels import load_labels
+from ragmeter.errors import InvalidOption
 
 AGREE = ("y", "yes", "a", "agree")
 DISAGREE = ("n", "no", "d", "disagree")
@@ -26,16 +27,16 @@ def label_from_answer(answer: str, score: float | None, threshold: float = DEFAU
     key = answer.strip().lower()
     if key in AGREE or key in DISAGREE:
         if score is None:
-            raise ValueError("the judge gave no score here: type a score in [0, 1] or skip")
+            raise InvalidOption("the judge gave no score here: type a score in [0, 1] or skip")
         if key in AGREE:
             return float(score)
         return 0.0 if score >= threshold else 1.0
     try:
         value = float(key)
     except ValueError:
-        raise ValueError(f"{answer!r}: type y (agree), n (disagree) or a score in [0, 1]") from None
+        raise InvalidOption(f"{answer!r}: type y (agree), n (disagree) or a score in [0, 1]") from None
     if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{answer!r}: a corrected score must be in [0, 1]")
+        raise InvalidOption(f"{answer!r}: a corrected score must be in [0, 1]")
     return value
 
 

@@ -27,7 +27,7 @@ import numpy as np
 from ragmeter.conversations import ConversationSample
 from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.data.dataset import jsonl_items, parse_items
-from ragmeter.errors import InvalidInput, InvalidOption
+from ragmeter.errors import BadFile, InvalidInput, InvalidOption
 
 LABELS_FIELD = "labels"
 NOTE_FIELD = "note"
@@ -104,15 +104,15 @@ def parse_labels(value: Any) -> dict[str, float]:
         try:
             value = json.loads(value)
         except ValueError:
-            raise ValueError("expected a mapping of metric -> label, got a string that is not JSON") from None
+            raise BadFile("expected a mapping of metric -> label, got a string that is not JSON") from None
     if not isinstance(value, Mapping) or not value:
-        raise ValueError(f"expected a non-empty mapping of metric -> label, got {type(value).__name__}")
+        raise BadFile(f"expected a non-empty mapping of metric -> label, got {type(value).__name__}")
     out: dict[str, float] = {}
     for metric, label in value.items():
         if isinstance(label, bool):
             label = int(label)
         if not isinstance(label, (int, float)) or not math.isfinite(label) or not 0.0 <= label <= 1.0:
-            raise ValueError(f"label of {metric!r} must be 0/1 or a number in [0, 1], got {label!r}")
+            raise BadFile(f"label of {metric!r} must be 0/1 or a number in [0, 1], got {label!r}")
         out[str(metric)] = float(label)
     return out
 

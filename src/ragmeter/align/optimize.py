@@ -85,7 +85,7 @@ def examples_from(disagreements: Sequence[tuple[LabelledSample, Any]], metric: "
         made = (metric.label_example(item.sample, item.labels[metric.name], item.note) for item, _ in disagreements)
         return [example for example in made if example is not None]
     if metric != "faithfulness":
-        raise ValueError(f"no example builder for {metric!r}")
+        raise InvalidOption(f"no example builder for {metric!r}")
     out = []
     for item, verdicts in disagreements:
         claims = [v["claim"] for v in verdicts or [] if isinstance(v, dict) and "claim" in v]

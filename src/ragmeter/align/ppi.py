@@ -23,6 +23,7 @@ from typing import Sequence
 
 import numpy as np
 from pydantic import BaseModel
+from ragmeter.errors import InvalidOption
 
 
 class MeanInterval(BaseModel):
@@ -40,7 +41,7 @@ class MeanInterval(BaseModel):
 
 def _z(confidence: float) -> float:
     if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+        raise InvalidOption(f"confidence must be in (0, 1), got {confidence}")
     return NormalDist().inv_cdf(1 - (1 - confidence) / 2)
 
 
@@ -55,9 +56,9 @@ def ppi_mean(
     f_l = np.asarray(labelled_scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     if f_l.shape != y.shape:
-        raise ValueError(f"labelled scores and labels must pair up, got {f_l.shape} and {y.shape}")
+        raise InvalidOption(f"labelled scores and labels must pair up, got {f_l.shape} and {y.shape}")
     if f_u.size < 2 or y.size < 2:
-        raise ValueError("a prediction-powered mean needs at least 2 unlabelled and 2 labelled samples")
+        raise InvalidOption("a prediction-powered mean needs at least 2 unlabelled and 2 labelled samples")
     rectifier = f_l - y
     mean = f_u.mean() - rectifier.mean()
     se = np.sqrt(f_u.var(ddof=1) / f_u.size + rectifier.var(ddof=1) / y.size)
@@ -70,7 +71,7 @@ def naive_mean(scores: Sequence[float], confidence: float = 0.95) -> MeanInterva
     """The judge's own mean -/+ z sd / sqrt(N): what a run reports without labels."""
     f = np.asarray(scores, dtype=float)
     if f.size < 2:
-        raise ValueError("a mean interval needs at least 2 scores")
+        raise InvalidOption("a mean interval needs at least 2 scores")
     half = _z(confidence) * f.std(ddof=1) / np.sqrt(f.size)
     return MeanInterval(mean=float(f.mean()), low=float(f.mean() - half), high=float(f.mean() + half),
                         n_unlabelled=int(f.size))
@@ -80,7 +81,7 @@ def labels_mean(labels: Sequence[float], confidence: float = 0.95) -> MeanInterv
     """The people's mean over the labelled samples alone (the classical interval)."""
     y = np.asarray(labels, dtype=float)
     if y.size < 2:
-        raise ValueError("a mean interval needs at least 2 labels")
+        raise InvalidOption("a mean interval needs at least 2 labels")
     half = _z(confidence) * y.std(ddof=1) / np.sqrt(y.size)
     return MeanInterval(mean=float(y.mean()), low=float(y.mean() - half), high=float(y.mean() + half),
                         n_labelled=int(y.size))

@@ -213,7 +213,7 @@ def ppi_summary(result: EvaluationResult, agreement: AlignmentReport, *, layout:
     means of ``PPISummary``. The judge's bias is read from ``agreement``'s labelled pairs."""
     runs = [r for r in agreement.runs if layout is None or r.layout == layout]
     if not runs:
-        raise ValueError(f"no agreement run with layout {layout!r}")
+        raise InvalidOption(f"no agreement run with layout {layout!r}")
     measured = runs[0].metrics
     whole = result.with_samples()
     out: dict[str, PPISummary] = {}

@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from ragmeter.extras import require
+from ragmeter.errors import InvalidOption
 
 Statistic = Callable[[ArrayLike, ArrayLike], "float | None"]
 
@@ -32,7 +33,7 @@ def _arrays(scores: ArrayLike, labels: ArrayLike) -> tuple[np.ndarray, np.ndarra
     s = np.asarray(scores, dtype=float)
     y = np.asarray(labels, dtype=float)
     if s.shape != y.shape or s.ndim != 1:
-        raise ValueError(f"scores and labels must be paired 1-d arrays, got {s.shape} and {y.shape}")
+        raise InvalidOption(f"scores and labels must be paired 1-d arrays, got {s.shape} and {y.shape}")
     return s, y
 
 

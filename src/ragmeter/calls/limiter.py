@@ -12,11 +12,13 @@ import asyncio
 from contextlib import asynccontextmanager
 from typing import AsyncIterator
 
+from ragmeter.errors import InvalidOption
+
 
 class AdaptiveLimiter:
     def __init__(self, maximum: int = 16, initial: int | None = None, minimum: int = 1) -> None:
         if maximum < 1 or minimum < 1 or minimum > maximum:
-            raise ValueError("AdaptiveLimiter needs 1 <= minimum <= maximum")
+            raise InvalidOption("concurrency must be at least 1 (AdaptiveLimiter needs 1 <= minimum <= maximum)")
         self.maximum = maximum
         self.minimum = minimum
         self.limit = min(maximum, initial or maximum)

@@ -29,6 +29,7 @@ def parse_thresholds(values: list[str]) -> dict[str, float]:
             name, sep, number = item.partition("=")
             try:
                 if not sep or not 0.0 <= float(number) <= 1.0:
+                    # internal: caught just below and given to typer as BadParameter
                     raise ValueError
             except ValueError:
                 raise typer.BadParameter(f"--threshold takes METRIC=VALUE with VALUE in [0, 1], not {item!r}")

@@ -25,6 +25,7 @@ def parse_minimums(values: list[str]) -> dict[str, float]:
             name, sep, number = item.partition("=")
             try:
                 if not sep:
+                    # internal: caught just below and given to typer as BadParameter
                     raise ValueError
                 minimums[name.strip()] = float(number)
             except ValueError:

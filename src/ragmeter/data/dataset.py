@@ -140,7 +140,7 @@ class Dataset:
         self.samples = [s if isinstance(s, Sample) else Sample.model_validate(s) for s in samples]
         self.rows = list(range(len(self.samples))) if rows is None else [int(r) for r in rows]
         if len(self.rows) != len(self.samples):
-            raise ValueError(f"rows has {len(self.rows)} entries for {len(self.samples)} samples")
+            raise InvalidOption(f"rows has {len(self.rows)} entries for {len(self.samples)} samples")
         self.errors = list(errors or [])
         self.source = source
 

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ragmeter.data.nesting import TOO_DEEP
-from ragmeter.errors import InvalidInput
+from ragmeter.errors import InvalidInput, InvalidOption
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "answer", "ground_truth")
 LIST_FIELDS: tuple[str, ...] = ("contexts", "reference_contexts")
@@ -377,7 +377,7 @@ class Sample(BaseModel):
         for name in fields:
             canonical = ALIASES.get(name, name)
             if canonical not in FIELDS:
-                raise ValueError(f"unknown field {name!r}; known fields: {', '.join(FIELDS)}")
+                raise InvalidOption(f"unknown field {name!r}; known fields: {', '.join(FIELDS)}")
             value = getattr(self, canonical)
             if value is None:
                 absent.append(name)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from ragmeter.errors import InvalidOption
 
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -40,7 +41,7 @@ class DemoRAG:
         from ragmeter.judges.local.verifier import default_encoder
 
         if not passages:
-            raise ValueError("the demo app needs at least one passage")
+            raise InvalidOption("the demo app needs at least one passage")
         self.passages = list(passages)
         self.k = k
         self._encoder = default_encoder()

@@ -32,6 +32,7 @@ def length_batches(lengths: Sequence[int], max_batch: int,
     per batch (module docstring). Equal lengths keep their input order, so the grouping
     depends on the texts alone."""
     if max_batch < 1:
+        # internal: the encoder's batch_size, already checked (InvalidOption) where a user sets it
         raise ValueError("max_batch must be >= 1")
     order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
     n = len(order)

@@ -1,4 +1,5 @@
-"""The engine: bounded concurrency over samples x metrics, a journal, typed errors."""
+"""The engine: bounded concurrency over samples x metrics, typed errors, and the sinks its caller
+hands it (result file, journal, run recorder: ``ragmeter.engine.sinks``)."""
 
 from ragmeter.engine.dry_run import RunEstimate, aestimate, estimate
 from ragmeter.data.stream import as_dataset

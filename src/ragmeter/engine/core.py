@@ -4,8 +4,8 @@ hand each finished sample to a sink.
 
 * ``score_stream``: the workers, the bounded queue and the journal;
 * ``ResultSink``: where finished samples go (memory, a result file, a run recorder) and
-  the per-metric totals; the file and the recorder are opened by the caller, so the engine
-  knows no store;
+  the per-metric totals; the file, the journal and the recorder are opened by the caller
+  (``ragmeter.engine.sinks``), so the engine decides no path and knows no store;
 * ``check_inputs`` / ``score_one``: one metric on one sample, every failure a typed score;
 * ``build_judge`` / ``build_embedder`` / ``close_models``: the models a run uses.
 """
@@ -13,13 +13,13 @@ hand each finished sample to a sink.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable, Protocol
+from typing import Any
 
 from ragmeter.calls.cache import DiskCache
 from ragmeter.data import RowError, Sample
 from ragmeter.data.stream import SampleStream
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.engine.journal import Journal, ScoreKey
+from ragmeter.engine.sinks import ResultFile, SampleRecorder, ScoreJournal, ScoreKey
 from ragmeter.errors import AppFailed, MissingInput
 from ragmeter.facts import SampleFacts
 from ragmeter.judges.options import JudgeOptions
@@ -30,22 +30,6 @@ from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo, SampleResult, Streamed
 from ragmeter.result.failures import FirstFailures
 from ragmeter.result.totals import Totals
-from ragmeter.result.writers import ResultWriter
-
-
-class SampleRecorder(Protocol):
-    """A sink the caller opens for a run (the run store's recorder is one): it gets each
-    finished sample, then the run's info, or ``abort`` when the run fails."""
-
-    def add(self, sample: SampleResult) -> None: ...
-
-    def finish(self, info: RunInfo, usage: dict[str, Any], input_errors: list[RowError]) -> Any: ...
-
-    def abort(self) -> None: ...
-
-
-RecorderOpener = Callable[[RunInfo, "str | None"], "SampleRecorder | None"]
-"""Opens the recorder once the run's identity is known: (info, prompts fingerprint) -> recorder."""
 
 
 def check_inputs(sample: Sample, metric: Metric) -> MetricScore | None:
@@ -79,7 +63,7 @@ class ResultSink:
     """Where finished samples go: kept in memory, written to a result file, or both; the
     per-metric totals are kept either way."""
 
-    def __init__(self, metrics: list[str], writer: ResultWriter | None, keep: bool,
+    def __init__(self, metrics: list[str], writer: ResultFile | None, keep: bool,
                  recorder: SampleRecorder | None = None) -> None:
         self.names = metrics
         self.writer = writer
@@ -128,7 +112,7 @@ async def score_stream(
     judge: Judge | None,
     embedder: Embedder | None,
     prompts: PromptSet,
-    journal: Journal | None,
+    journal: ScoreJournal | None,
     concurrency: int,
     advance: Any,
 ) -> int:

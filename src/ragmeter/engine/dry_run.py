@@ -155,7 +155,7 @@ async def aestimate(
     if language:
         notes.append(f"--language {language}: the one-time translation of the few-shot examples is not counted")
     result = await aevaluate(
-        data, chosen, judge=the_judge, embedder=counting, cache=False, journal=False, resume=False,
+        data, chosen, judge=the_judge, embedder=counting, cache=False,  # no sinks: nothing is written
         show_progress=show_progress, judge_options=None, prompts=prompts, concurrency=concurrency,
     )
     usage = the_judge.usage if the_judge is not None else Usage()

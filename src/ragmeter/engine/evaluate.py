@@ -9,8 +9,12 @@ Shape of a run:
    take samples from it, each runs that sample's pending metrics at once over one shared
    facts store, and journals each score as it lands;
 4. each finished sample goes to the sink: kept in memory (the result is sorted into row
-   order) and/or written to a result file at once (``out=``), so memory does not grow with
-   the input when the samples are not kept.
+   order) and/or written to a result file at once, so memory does not grow with the input
+   when the samples are not kept.
+
+The result file, the journal and the run recorder are opened by the caller and handed in
+(``ragmeter.engine.sinks``; ``ragmeter.api`` builds them from ``out=``, ``journal=``,
+``resume=``, ``record=``): the engine decides no path and opens no file itself.
 
 The judge's and embedder's disk cache makes a rerun free; the journal makes it instant.
 """
@@ -21,15 +25,14 @@ import asyncio
 import hashlib
 import logging
 import time
-from pathlib import Path
 from typing import Any, Mapping, Sequence, TypeVar
 
-from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, open_cache
+from ragmeter.calls.cache import CacheSetting, cache_key, open_cache
 from ragmeter.data import Sample
 from ragmeter.data.stream import as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
-from ragmeter.engine.core import RecorderOpener, ResultSink, build_embedder, build_judge, close_models, score_stream
-from ragmeter.engine.journal import Journal, ScoreKey
+from ragmeter.engine.core import ResultSink, build_embedder, build_judge, close_models, score_stream
+from ragmeter.engine.sinks import JournalOpener, RecorderOpener, ResultFileOpener, ScoreKey
 from ragmeter.engine.loop import synchronous
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
@@ -42,7 +45,6 @@ from ragmeter.metrics.score import MetricScore
 from ragmeter.judges.adapt import adapt
 from ragmeter.prompts.template import PromptSet, TaskPrompt
 from ragmeter.result import EvaluationResult, RunInfo
-from ragmeter.result.writers import open_writer, result_format
 from ragmeter.version import __version__
 from ragmeter.errors import InvalidOption
 
@@ -61,26 +63,18 @@ async def aevaluate(
     embedder: Embedder | str | None = "local",
     concurrency: int | None = None,
     cache: CacheSetting = True,
-    journal: str | Path | bool | None = True,
-    resume: bool = True,
     show_progress: bool = True,
     judge_options: JudgeOptions | Mapping[str, Any] | None = None,
     prompts: PromptSet | Mapping[str, TaskPrompt | str] | None = None,
     language: str | None = None,
-    out: str | Path | None = None,
     keep_samples: bool | None = None,
     engine: str = "local",
     ray_address: str | None = None,
+    result_file: ResultFileOpener | None = None,
+    journal: JournalOpener | None = None,
     recorder: RecorderOpener | None = None,
 ) -> EvaluationResult:
     """Async form of ``evaluate``, for code that already runs an event loop.
-
-    ``out`` (``.json`` or ``.parquet``) writes each sample's scores as it finishes. With
-    ``out`` the samples are not kept in memory (``keep_samples=True`` keeps them too): a
-    file input is read lazily (JSONL, CSV, Parquet), at most a few times ``concurrency``
-    samples are held at once, and memory stays flat however many samples there are. The
-    returned result then carries the summary and ``streamed.path``;
-    ``EvaluationResult.load(path)`` reads the samples back.
 
     ``concurrency`` is the number of samples in flight (default: the judge's own
     ``concurrency``, 16 with an LLM judge, 64 with the local judge alone).
@@ -96,9 +90,12 @@ async def aevaluate(
     ``ray_address``), each building its own judge and embedder from their spec strings;
     the result is the same (see ``ragmeter.engine.ray_engine`` and docs/scale.md).
 
-    ``recorder`` opens a sink that gets every finished sample besides the result (the run
-    store's, see ``ragmeter.runs.recorder_for``); the engine opens none itself, so
-    ``ragmeter.evaluate`` (``ragmeter.api``), which takes ``record=``, is what records a run.
+    ``result_file``, ``journal`` and ``recorder`` open the run's sinks (``ragmeter.engine.sinks``):
+    the file each sample's scores stream into (then the samples are not kept in memory
+    unless ``keep_samples=True``), the journal of finished scores (read first, to resume),
+    the run store's recorder. The engine opens none itself: ``ragmeter.evaluate``
+    (``ragmeter.api``), which takes ``out=``, ``journal=``, ``resume=`` and ``record=``,
+    builds them.
     """
     if concurrency is not None and concurrency < 1:
         raise InvalidOption("concurrency must be at least 1")
@@ -116,9 +113,7 @@ async def aevaluate(
     if len(set(names)) != len(names):
         raise InvalidOption(f"a metric is listed twice: {names}")
     if keep_samples is None:
-        keep_samples = out is None
-    if out is not None:
-        result_format(out)  # a bad extension fails before any work
+        keep_samples = result_file is None
 
     _check_needs_distinct(chosen)
     options = JudgeOptions.of(judge_options)
@@ -165,21 +160,17 @@ async def aevaluate(
         language=language,
     )
 
-    the_journal: Journal | None = None
-    if journal is not False and journal is not None:
-        path = default_cache_dir() / "runs" / f"{run_id}.jsonl" if journal is True else Path(journal)
-        the_journal = Journal(path, {"run_id": run_id, "ragmeter_version": __version__})
-        info.journal = str(path)
-
+    the_journal = journal(run_id) if journal is not None else None
     done: dict[ScoreKey, MetricScore] = {}
-    if the_journal is not None and resume:
-        done = {k: s for k, s in the_journal.read().items() if not s.transient}
+    if the_journal is not None:
+        info.journal = the_journal.location
+        done = {k: s for k, s in the_journal.finished().items() if not s.transient}  # transient: tried again
     # the store before the result file: a store that cannot be opened (damaged, unreachable)
     # stops the run here, with nothing scored and no temporary result file left behind
     fingerprint = prompt_set.fingerprint() if the_judge is not None else None
     the_recorder = recorder(info, fingerprint) if recorder is not None else None
     try:
-        writer = open_writer(out, names) if out is not None else None
+        writer = result_file(names) if result_file is not None else None
     except BaseException:
         if the_recorder is not None:
             the_recorder.abort()
@@ -189,7 +180,7 @@ async def aevaluate(
         from ragmeter.engine.ray_engine import run_on_ray
 
         return await run_on_ray(
-            stream=stream, metrics=chosen, count=count, info=info, done=done, journal=the_journal, resume=resume,
+            stream=stream, metrics=chosen, count=count, info=info, done=done, journal=the_journal,
             writer=writer, keep_samples=keep_samples, driver_judge=the_judge, driver_embedder=the_embedder,
             judge_spec=judge, embedder_spec=embedder, judge_options=options, cache=cache,
             prompts=prompt_set, concurrency=concurrency, show_progress=show_progress, ray_address=ray_address,
@@ -197,7 +188,7 @@ async def aevaluate(
         )
     sink = ResultSink(names, writer, keep_samples, the_recorder)
     if the_journal is not None:
-        the_journal.open(fresh=not resume)
+        the_journal.open()
     try:
         with progress_bar(count * len(chosen), "evaluating", enabled=show_progress) as advance:
             info.resumed_scores = await score_stream(

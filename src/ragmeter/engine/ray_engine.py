@@ -3,8 +3,8 @@
 What stays on the driver, and why: everything that makes a run *this* run. The input is
 read there with ``stream_samples`` (so row numbers and input errors are exactly those of the
 local engine), the run's identity, journal and ``RunInfo`` come from ``aevaluate`` before it
-hands over to this module, and finished samples go into the same ``ResultSink`` (so ``out=``
-streaming, totals and ``keep_samples`` behave identically). Only the scoring moves.
+hands over to this module, and finished samples go into the same ``ResultSink`` (so result
+file streaming, totals and ``keep_samples`` behave identically). Only the scoring moves.
 
 What the workers do: a pool of Ray actors (``_BatchScorer``), each building its own judge
 and embedder from their spec strings once, when it starts (models load lazily in the
@@ -34,7 +34,6 @@ import os
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pydantic import BaseModel
@@ -46,7 +45,7 @@ from ragmeter.data import Dataset, RowError, Sample
 from ragmeter.data.dataset import parse_items
 from ragmeter.data.stream import SampleStream, stream_samples
 from ragmeter.engine.core import ResultSink, build_judge, close_models, score_stream
-from ragmeter.engine.journal import Journal, ScoreKey
+from ragmeter.engine.sinks import ResultFile, SampleRecorder, ScoreJournal, ScoreKey
 from ragmeter.engine.progress import progress_bar
 from ragmeter.engine.ray_breaker import BreakerKeeper, SharedBreaker
 from ragmeter.errors import InvalidOption, InvalidOptionType, RagmeterError
@@ -56,7 +55,6 @@ from ragmeter.metrics.score import MetricScore
 from ragmeter.prompts.template import PromptSet
 from ragmeter.result import EvaluationResult, RunInfo
 from ragmeter.judges.options import JudgeOptions
-from ragmeter.result.writers import ResultWriter
 
 if TYPE_CHECKING:  # pragma: no cover
     from ragmeter.embedders.protocol import Embedder
@@ -333,9 +331,8 @@ async def run_on_ray(
     count: int,
     info: RunInfo,
     done: dict[ScoreKey, MetricScore],
-    journal: Journal | None,
-    resume: bool,
-    writer: ResultWriter | None,
+    journal: ScoreJournal | None,
+    writer: ResultFile | None,
     keep_samples: bool,
     driver_judge: "Judge | None",
     driver_embedder: "Embedder | None",
@@ -347,7 +344,7 @@ async def run_on_ray(
     concurrency: int,
     show_progress: bool,
     ray_address: str | None,
-    recorder: Any = None,
+    recorder: SampleRecorder | None = None,
 ) -> EvaluationResult:
     """Score ``stream`` on Ray and return the result ``aevaluate`` would have returned.
 
@@ -437,7 +434,7 @@ async def run_on_ray(
                 advance(len(scored.scores) - len(previous))
 
     if journal is not None:
-        journal.open(fresh=not resume)
+        journal.open()
     try:
         with progress_bar(count * len(metrics), "evaluating on Ray", enabled=show_progress) as advance:
             for batch in batches():

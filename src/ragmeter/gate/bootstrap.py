@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
+from ragmeter.errors import InvalidOption
 
 _CELLS_PER_BATCH = 4_000_000
 """Resample means are drawn in batches of at most this many indices, so 100,000 samples x
@@ -39,13 +40,13 @@ def paired_bootstrap_ci(
     cur = np.asarray(current, dtype=float)
     base = np.asarray(baseline, dtype=float)
     if cur.shape != base.shape or cur.ndim != 1:
-        raise ValueError(f"paired scores need equal lengths, got {cur.shape} and {base.shape}")
+        raise InvalidOption(f"paired scores need equal lengths, got {cur.shape} and {base.shape}")
     if cur.size == 0:
-        raise ValueError("no paired scores to compare")
+        raise InvalidOption("no paired scores to compare")
     if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+        raise InvalidOption(f"confidence must be in (0, 1), got {confidence}")
     if resamples < 1:
-        raise ValueError(f"resamples must be >= 1, got {resamples}")
+        raise InvalidOption(f"resamples must be >= 1, got {resamples}")
     diffs = cur - base
     n = diffs.size
     rng = np.random.default_rng(seed)

@@ -77,7 +77,7 @@ def graded(prompt: str, name: str, note: str, scale: tuple[int, int]) -> Need:
     ``note`` carries the criterion, the level descriptions or the evaluation steps."""
     low, high = scale
     if high <= low:
-        raise ValueError(f"a scale needs a highest level above its lowest, not {low}..{high}")
+        raise InvalidOption(f"a scale needs a highest level above its lowest, not {low}..{high}")
     return Need(f"{prompt}_{slug_of(name)}", prompt, note=note.strip(), scale=(low, high))
 
 

@@ -16,6 +16,7 @@ from pydantic import AfterValidator, BaseModel, Field, PrivateAttr, create_model
 
 def _not_blank(text: str) -> str:
     if not text.strip():
+        # internal: a pydantic validator on a judge's reply; pydantic raises it as a ValidationError
         raise ValueError("must not be blank: write a real question")
     return text
 

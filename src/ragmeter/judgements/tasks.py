@@ -28,6 +28,7 @@ from ragmeter.judgements.outputs import (
     topic_verdicts_type,
     verdicts_type,
 )
+from ragmeter.errors import InvalidOption
 
 Sections = dict[str, "str | list[str]"]
 """Tag name -> text, or list of texts for numbered tags, in the order they are shown."""
@@ -103,9 +104,9 @@ def register_kind(prompt: TaskPrompt, sections: Sequence[str], output: Callable[
     built-in ones (phase 1: it reads the sample's texts, not extracted claims)."""
     unknown = [s for s in sections if s not in SECTION_ORDER[:4]]
     if unknown or not sections:
-        raise ValueError(f"{prompt.name}: sections must be some of {SECTION_ORDER[:4]}, not {tuple(sections)}")
+        raise InvalidOption(f"{prompt.name}: sections must be some of {SECTION_ORDER[:4]}, not {tuple(sections)}")
     if prompt.name in TASK_KINDS and prompt.name not in REGISTERED_PROMPTS:
-        raise ValueError(f"{prompt.name!r} is a built-in judgement; choose another metric name")
+        raise InvalidOption(f"{prompt.name!r} is a built-in judgement; choose another metric name")
     TASK_KINDS[prompt.name] = TaskKind(tuple(sections), output=output)
     REGISTERED_PROMPTS[prompt.name] = prompt
 

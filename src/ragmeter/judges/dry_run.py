@@ -116,6 +116,7 @@ class SyntheticBackend:
 
     async def complete(self, request: ChatRequest) -> ChatCompletion:
         if request.output_type is None:
+            # internal: every task names its output type; a bug if hit
             raise ValueError("a dry-run request must name the output type its reply must fit")
         content = synthetic_reply(request.output_type, request.messages)
         # the messages only: a provider may add tokens for a json_schema response_format

@@ -18,6 +18,7 @@ from ragmeter.judgements.tasks import Outcome, Sections, Task
 from ragmeter.judges.bundle import ask_all, ask_votes
 from ragmeter.judges.protocol import DryRun, FreeFormJudge, Prompt
 from ragmeter.prompts.template import PromptSet
+from ragmeter.errors import InvalidOption
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -49,7 +50,7 @@ class PromptingJudge:
         return await ask_votes(self, task, sections, prompts, votes, temperature)
 
     def dry_run(self) -> DryRun:
-        raise ValueError(
+        raise InvalidOption(
             f"a dry run needs an OpenAI-compatible judge (openai:, azure:, ollama:, local+...), not {self.name!r}"
         )
 

@@ -70,7 +70,7 @@ def bleu_details(
     ([5, 3, 1, 0], 0.4855)
     """
     if max_n < 1:
-        raise ValueError("max_n must be at least 1")
+        raise InvalidOption("max_n must be at least 1")
     c, r = len(hypothesis), len(reference)
     orders = []
     log_sum = 0.0

@@ -20,6 +20,7 @@ from ragmeter.metrics.base import Metric
 from ragmeter.metrics.own_metric import as_score, register_own
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
+from ragmeter.errors import InvalidOptionType
 
 
 def _code_identity(fn: Callable[..., Any]) -> str:
@@ -63,7 +64,7 @@ def restore_function_metric(module: str, qualname: str) -> FunctionMetric:
     for part in qualname.split("."):
         found = getattr(found, part)
     if not isinstance(found, FunctionMetric):
-        raise TypeError(f"{module}.{qualname} is not a @ragmeter.metric function")
+        raise InvalidOptionType(f"{module}.{qualname} is not a @ragmeter.metric function")
     return found
 
 

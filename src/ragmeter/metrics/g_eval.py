@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ragmeter.data import Sample
-from ragmeter.errors import JudgeError
+from ragmeter.errors import InvalidOption, JudgeError
 from ragmeter.facts import SampleFacts
 from ragmeter.judgements import Need, needs
 from ragmeter.judgements.outputs import EvaluationSteps
@@ -56,10 +56,10 @@ class GEval(Metric):
 
     def __init__(self, name: str, criterion: str, scale: Sequence[int] = (1, 5), steps: Sequence[str] | None = None) -> None:
         if not name.strip() or not criterion.strip():
-            raise ValueError("a G-Eval metric needs a name and a criterion")
+            raise InvalidOption("a G-Eval metric needs a name and a criterion")
         low, high = (int(v) for v in scale)
         if high <= low:
-            raise ValueError(f"g_eval {name!r}: the scale's highest level must be above its lowest, not {low}..{high}")
+            raise InvalidOption(f"g_eval {name!r}: the scale's highest level must be above its lowest, not {low}..{high}")
         self.name = name_key(name)  # type: ignore[misc]
         self.criterion = criterion.strip()
         self.scale = (low, high)

@@ -21,6 +21,7 @@ from ragmeter.metrics.own_metric import as_score, register_own
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
 from ragmeter.prompts.template import Example, TaskPrompt
+from ragmeter.errors import InvalidOptionType
 
 
 class JudgedMetric(Metric):
@@ -52,7 +53,7 @@ class JudgedMetric(Metric):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if not getattr(cls, "name", None) or not getattr(cls, "prompt", None) or not getattr(cls, "output", None):
-            raise TypeError(f"{cls.__name__}: a JudgedMetric needs name, prompt and output")
+            raise InvalidOptionType(f"{cls.__name__}: a JudgedMetric needs name, prompt and output")
         cls.name = name_key(cls.name)
         cls.tuned_prompt = cls.task_name()  # align --optimize rewrites its instruction
         if not cls.__doc__:  # `ragmeter metrics` shows each metric's first doc line

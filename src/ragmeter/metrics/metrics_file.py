@@ -23,7 +23,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from ragmeter.errors import InvalidMetricsFile, UnknownMetric
+from ragmeter.errors import InvalidMetricsFile, InvalidOption, InvalidOptionType, UnknownMetric
 from ragmeter.metrics.aspect_critique import AspectCritique
 from ragmeter.metrics.base import Metric, get_metric
 from ragmeter.metrics.g_eval import GEval
@@ -92,7 +92,7 @@ def _builtin(entry: Any, path: Path) -> Metric:
     if isinstance(entry, str):
         return get_metric(entry)
     if not isinstance(entry, Mapping) or "name" not in entry:
-        raise ValueError("write a metric name, or a mapping with 'name' and its options")
+        raise InvalidOption("write a metric name, or a mapping with 'name' and its options")
     options = {k: v for k, v in entry.items() if k != "name"}
     cls = type(get_metric(str(entry["name"])))
     return cls(**options)
@@ -124,7 +124,7 @@ def _python(entry: Any, path: Path) -> Metric:
     instance or class); the metrics file's folder is importable, like a script's."""
     module_name, sep, attribute = str(entry).partition(":")
     if not sep or not module_name or not attribute:
-        raise ValueError(f"write 'module:attribute', not {entry!r}")
+        raise InvalidOption(f"write 'module:attribute', not {entry!r}")
     folder = str(path.resolve().parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
@@ -132,18 +132,18 @@ def _python(entry: Any, path: Path) -> Metric:
     if isinstance(found, type) and issubclass(found, Metric):
         found = found()
     if not isinstance(found, Metric):
-        raise TypeError(f"{entry!r} is a {type(found).__name__}, not a metric (decorate it with @ragmeter.metric)")
+        raise InvalidOptionType(f"{entry!r} is a {type(found).__name__}, not a metric (decorate it with @ragmeter.metric)")
     return found
 
 
 def _options(value: Any, allowed: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, Mapping):
-        raise ValueError(f"expected a criterion or a mapping of {', '.join(allowed)}")
+        raise InvalidOption(f"expected a criterion or a mapping of {', '.join(allowed)}")
     unknown = [k for k in value if k not in allowed]
     if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(map(repr, unknown))}; known: {', '.join(allowed)}")
+        raise InvalidOption(f"unknown option(s) {', '.join(map(repr, unknown))}; known: {', '.join(allowed)}")
     if "criterion" not in value:
-        raise ValueError("a criterion is required")
+        raise InvalidOption("a criterion is required")
     return dict(value)
 
 

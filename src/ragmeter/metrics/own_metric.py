@@ -11,7 +11,7 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-from ragmeter.errors import InvalidScore
+from ragmeter.errors import InvalidOption, InvalidScore
 from ragmeter.metrics.base import Metric, available_metrics, register
 from ragmeter.metrics.score import MetricScore
 
@@ -32,5 +32,5 @@ def register_own(cls: type[Metric]) -> None:
     silently replaced (a redefinition of one's own metric, on a re-import, is fine)."""
     held = available_metrics().get(cls.name)
     if held is not None and not held.written_by_a_person:
-        raise ValueError(f"{cls.name!r} is a built-in metric; give your metric another name")
+        raise InvalidOption(f"{cls.name!r} is a built-in metric; give your metric another name")
     register(cls)

@@ -83,7 +83,7 @@ def rouge_l_prf(
     (0.5, 0.6666666666666666, 0.5714285714285715, 2)
     """
     if not beta > 0 or not math.isfinite(beta):
-        raise ValueError("beta must be a positive number")
+        raise InvalidOption("beta must be a positive number")
     if not answer_tokens or not truth_tokens:
         same = float(not answer_tokens and not truth_tokens)
         return same, same, same, 0

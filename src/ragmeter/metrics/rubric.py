@@ -20,6 +20,7 @@ from ragmeter.metrics.base import Metric
 from ragmeter.metrics.score import MetricScore
 from ragmeter.names import name_key
 from ragmeter.prompts.template import Example
+from ragmeter.errors import InvalidOption
 
 DEFAULT_LEVELS: dict[int, str] = {
     1: "does not meet the criterion at all",
@@ -45,10 +46,10 @@ def parse_levels(levels: Mapping[Any, Any] | None, where: str = "rubric") -> dic
     for key, text in levels.items():
         found = re.fullmatch(r"\s*(?:score)?(-?\d+)(?:_description)?\s*", str(key))
         if found is None or not isinstance(text, str) or not text.strip():
-            raise ValueError(f"{where}: level {key!r} must be an integer with a description, got {text!r}")
+            raise InvalidOption(f"{where}: level {key!r} must be an integer with a description, got {text!r}")
         out[int(found.group(1))] = text.strip()
     if len(out) < 2:
-        raise ValueError(f"{where}: a scale needs at least two levels, got {sorted(out)}")
+        raise InvalidOption(f"{where}: a scale needs at least two levels, got {sorted(out)}")
     return dict(sorted(out.items()))
 
 
@@ -80,7 +81,7 @@ class Rubric(Metric):
 
     def __init__(self, name: str, criterion: str, levels: Mapping[Any, Any] | None = None) -> None:
         if not name.strip() or not criterion.strip():
-            raise ValueError("a rubric needs a name and a criterion")
+            raise InvalidOption("a rubric needs a name and a criterion")
         self.name = name_key(name)  # type: ignore[misc]
         self.criterion = criterion.strip()
         self.levels = parse_levels(levels, f"rubric {self.name!r}")

@@ -23,8 +23,10 @@ class MetricScore(BaseModel):
     def _no_silent_nan(self) -> "MetricScore":
         if self.value is None:
             if self.error is None:
+                # internal: a pydantic validator; pydantic raises it as a ValidationError
                 raise ValueError("a score without a value must carry an error saying why")
         elif not math.isfinite(self.value) or not 0.0 <= self.value <= 1.0:
+            # internal: a pydantic validator; pydantic raises it as a ValidationError
             raise ValueError(f"score {self.value!r} is not a number in [0, 1]")
         return self
 

@@ -188,7 +188,7 @@ def string_similarity_score(
     1.0
     """
     if measure not in MEASURES:
-        raise ValueError(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
+        raise InvalidOption(f"measure must be one of {', '.join(MEASURES)}, got {measure!r}")
     if normalize:
         answer, ground_truth = normalize_text(answer), normalize_text(ground_truth)
     if measure == "levenshtein":

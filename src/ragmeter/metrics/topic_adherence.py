@@ -20,6 +20,7 @@ from ragmeter.judgements import Need, needs
 from ragmeter.metrics.base import register
 from ragmeter.metrics.conversation import ConversationMetric
 from ragmeter.metrics.score import MetricScore
+from ragmeter.errors import InvalidOption
 
 MODES = ("f1", "precision", "recall")
 
@@ -46,7 +47,7 @@ class TopicAdherence(ConversationMetric):
 
     def __init__(self, mode: str = "f1") -> None:
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+            raise InvalidOption(f"mode must be one of {MODES}, not {mode!r}")
         self.mode = mode
 
     def config(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ragmeter.metrics.score import MetricScore
+from ragmeter.errors import NoMean
 
 
 class MetricSummary(BaseModel):
@@ -17,7 +18,7 @@ class MetricSummary(BaseModel):
         """The mean, so ``float(result.summary()["faithfulness"])`` is a plain number. A
         metric with no score has no mean: that is an error here, never a silent NaN."""
         if self.mean is None:
-            raise ValueError(f"no score was computed ({self.errors} failed), so there is no mean")
+            raise NoMean(f"no score was computed ({self.errors} failed), so there is no mean")
         return float(self.mean)
 
 

@@ -29,6 +29,7 @@ import struct
 import threading
 from collections import Counter
 from typing import Any
+from ragmeter.errors import InvalidOption
 
 KINDS = ("429", "500", "503", "hang", "reset", "garbled", "malformed", "truncated")
 
@@ -50,7 +51,7 @@ class FaultProxy:
     ) -> None:
         unknown = set(kinds) - set(KINDS)
         if unknown:
-            raise ValueError(f"unknown fault kinds {sorted(unknown)}; known: {KINDS}")
+            raise InvalidOption(f"unknown fault kinds {sorted(unknown)}; known: {KINDS}")
         self.upstream_port = upstream_port
         self.fault_rate = fault_rate
         self.kinds = kinds

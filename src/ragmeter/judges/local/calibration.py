@@ -53,10 +53,13 @@ class Calibration:
 
     def __post_init__(self) -> None:
         if len(self.knots) != len(self.values) or not self.knots:
+            # internal: the maps ship with ragmeter (bench/calibrate.py writes them); a bug if hit
             raise ValueError(f"calibration {self.kind!r}: knots and values must pair up")
         if any(b < a for a, b in zip(self.knots, self.knots[1:])):
+            # internal: as above, a shipped map
             raise ValueError(f"calibration {self.kind!r}: knots must not decrease")
         if any(b < a for a, b in zip(self.values, self.values[1:])):
+            # internal: as above, a shipped map
             raise ValueError(f"calibration {self.kind!r}: values must not decrease (a calibration keeps the order)")
 
     def probability(self, raw: Sequence[float]) -> list[float]:

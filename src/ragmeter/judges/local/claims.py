@@ -843,6 +843,7 @@ def clauses_of(texts: Sequence[str], questions: Sequence[str | None] | None = No
     """
     qs = list(questions) if questions is not None else [None] * len(texts)
     if len(qs) != len(texts):
+        # internal: the claim extractor pairs them itself; a bug if hit
         raise ValueError(f"{len(texts)} texts but {len(qs)} questions")
     wanted = [q for q in qs if q and q.strip()]
     parsed = parse(list(texts) + wanted) if docs is None else list(docs) + parse(wanted)

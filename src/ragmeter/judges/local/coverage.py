@@ -251,6 +251,7 @@ def question_coverage(questions: Sequence[str], answers: Sequence[str],
     question with no wh-word has no type cue; sim is MiniLM's and English-centred.
     """
     if len(questions) != len(answers):
+        # internal: the local judge pairs them itself; a bug if hit
         raise ValueError(f"{len(questions)} questions but {len(answers)} answers")
     probs = noncommittal(answers, questions)
     all_parts = question_parts(questions)

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator, Mapping
 
 from ragmeter.text import caches
+from ragmeter.errors import InvalidOption
 
 __all__ = ["ENV", "FAMILIES", "disabled", "enabled", "families_off", "from_environment", "parse_names"]
 
@@ -121,7 +122,7 @@ def parse_names(names: "str | Iterable[str]") -> frozenset[str]:
     wanted = frozenset(n.strip() for n in names if n and n.strip())
     unknown = sorted(wanted - FAMILIES.keys())
     if unknown:
-        raise ValueError(f"unknown rule famil{'y' if len(unknown) == 1 else 'ies'} "
+        raise InvalidOption(f"unknown rule famil{'y' if len(unknown) == 1 else 'ies'} "
                          f"{', '.join(unknown)}; known: {', '.join(FAMILIES)}")
     return wanted
 

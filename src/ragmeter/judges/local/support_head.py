@@ -95,6 +95,7 @@ class SupportHead:
         data = json.loads(text)
         unknown = set(data["weights"]) - set(FEATURES)
         if unknown:
+            # internal: the head ships with ragmeter; a bug if hit
             raise ValueError(f"support head: unknown features {sorted(unknown)}")
         return cls({k: float(v) for k, v in data["weights"].items()}, float(data["bias"]),
                    str(data.get("trained_on", "")))

@@ -81,6 +81,7 @@ class SentenceEncoder:
         self._embedder = SentenceTransformerEmbedder(model, threads=threads,
                                                      batch_size=batch_size, micro_batch=False)
         if tokens is not None and tokens.model_name != model:
+            # internal: the local judge builds the pair from one model name; a bug if hit
             raise ValueError(f"the word encoder reads {tokens.model_name!r}, not {model!r}")
         self._tokens = tokens if tokens is not None else (
             default_token_encoder() if model is None else TokenEncoder(model))

@@ -21,13 +21,17 @@ from typing import Any
 
 from ragmeter.metrics.score import MetricScore
 
-ScoreKey = tuple[int, str, str]  # (row, sample fingerprint, metric name)
+ScoreKey = tuple[int, str, str]  # (row, sample fingerprint, metric name), as the engine keys scores
 
 
 class Journal:
-    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any]) -> None:
+    """A journal file; ``resume=False`` starts it afresh (what was there is replaced)."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict[str, Any], resume: bool = True) -> None:
         self.path = Path(path)
+        self.location = str(self.path)
         self.header = header
+        self.resume = resume
         self._fd: int | None = None
 
     def belongs_to_this_run(self) -> bool:
@@ -59,7 +63,13 @@ class Journal:
                 done[(record["row"], record["fp"], record["metric"])] = score
         return done
 
-    def open(self, fresh: bool) -> None:
+    def finished(self) -> dict[ScoreKey, MetricScore]:
+        """What a resumed run reuses: the scores on disk, or none when starting afresh."""
+        return self.read() if self.resume else {}
+
+    def open(self, fresh: bool | None = None) -> None:
+        """Open for appending; ``fresh`` (default: not ``resume``) replaces what is there."""
+        fresh = not self.resume if fresh is None else fresh
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # another run's journal at this path is replaced, never mixed with ours
         if fresh or not self.belongs_to_this_run():
