@@ -49,7 +49,7 @@ def quality(args: argparse.Namespace) -> None:
     from check_testset import check
 
     from testset_gen.generator import generate
-    from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons
+    from testset_gen.offline.record_filter import FilterInput, judge_reasons, rule_reasons
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -162,7 +162,7 @@ def synthesis_checks(result) -> dict[str, str]:
     records citing two or more chunks linked in the graph by the edge kind they name."""
     from collections import Counter
 
-    from testset_gen.scenarios import Scenario, linked
+    from testset_gen.llm.scenarios import Scenario, linked
 
     records = result.testset.records
     keys = ("synthesizer", "persona", "query_style", "query_length", "chunk_ids", "document_ids")

@@ -13,10 +13,10 @@ from collections import Counter
 from dataclasses import replace
 
 from testset_corpus import generate_short, one_chunk_each
-from testset_gen.doc_questions import doc_questions, python_support
-from testset_gen.offline import LICENCE, _page_comparisons, _read
-from testset_gen.page_subject import page_names
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.offline.doc_questions import doc_questions, python_support
+from testset_gen.offline.generator import LICENCE, _page_comparisons, _read
+from testset_gen.offline.page_subject import page_names
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, page: str) -> dict[str, str]:

@@ -12,10 +12,10 @@ import random
 from dataclasses import replace
 
 from testset_corpus import generate_short, one_chunk_each
-from testset_gen.doc_questions import doc_questions, named_statement, python_support
-from testset_gen.offline import _page_comparisons, _read
-from testset_gen.page_subject import page_name, page_names
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.offline.doc_questions import doc_questions, named_statement, python_support
+from testset_gen.offline.generator import _page_comparisons, _read
+from testset_gen.offline.page_subject import page_name, page_names
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, page: str = "Rich") -> dict[str, str]:
@@ -212,8 +212,8 @@ def test_a_statement_about_another_thing_says_which_page():
 
 
 def test_only_a_kind_of_thing_is_qualified_by_its_page():
-    from testset_gen.offline import _ChunkQuestions, _on_page
-    from testset_gen.questions import Question
+    from testset_gen.offline.generator import _ChunkQuestions, _on_page
+    from testset_gen.offline.questions import Question
 
     cq = _ChunkQuestions("c", "", [], [], {}, {}, page="msgpack")
     single = Question("What is MessagePack licensed under?", "the Apache License", "s", "what",
@@ -390,8 +390,8 @@ def test_misses_of_the_seed_61_rating_are_not_written_as_they_were():
 
 
 def test_a_named_part_of_the_page_says_which_page():
-    from testset_gen.offline import _ChunkQuestions, _on_page
-    from testset_gen.questions import Question
+    from testset_gen.offline.generator import _ChunkQuestions, _on_page
+    from testset_gen.offline.questions import Question
 
     cq = _ChunkQuestions("c", "", [], [], {}, {}, page="HTTPX")
     part = Question("What does the Developer Interface provide?", "a comprehensive API reference",

@@ -12,10 +12,10 @@ import pytest
 
 from ragmeter.text.syntax import parse
 from testset_corpus import generate_short
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import build_graph
-from testset_gen.questions import document_names, page_subjects, questions_from_sentence
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.graph.knowledge_graph import build_graph
+from testset_gen.offline.questions import document_names, page_subjects, questions_from_sentence
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, names: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -195,8 +195,8 @@ def test_halueval_misses_of_this_round_are_rejected(question, answer, sentence, 
 
 def test_a_surname_the_page_writes_is_not_a_software_name():
     # "Where was Pettinger born?": a name the page only writes capitalised is no NAME
-    from testset_gen.offline import _ChunkQuestions
-    from testset_gen.questions import Question
+    from testset_gen.offline.generator import _ChunkQuestions
+    from testset_gen.offline.questions import Question
 
     cq = _ChunkQuestions("c", "", [], [], {}, {}, "Notes 3")
     asked = Question("Where was Pettinger born?", "Edmonton", "Pettinger was born in Edmonton.",
@@ -210,8 +210,8 @@ def test_a_surname_the_page_writes_is_not_a_software_name():
 def test_a_span_question_reads_the_same_subject_label():
     # "For how many years did Devonshire win eight caps for England?": the duration path
     # kept the page-name label that the simple path had stopped trusting
-    from testset_gen.offline import _ChunkQuestions, _spans
-    from testset_gen.questions import Question
+    from testset_gen.offline.generator import _ChunkQuestions, _spans
+    from testset_gen.offline.questions import Question
 
     sentence = "Devonshire won eight caps for England between 1980 and 1983."
     asked = Question("For how many years did Devonshire win eight caps for England?", "3 years",

@@ -72,17 +72,17 @@ from ragmeter.text.nlp import normalise_entity, normalise_text
 
 from ragmeter.text.syntax import parse
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.doc_questions import (DocQuestion, doc_questions, named_statement, names_page,
+from testset_gen.offline.doc_questions import (DocQuestion, doc_questions, named_statement, names_page,
                                        python_support)
-from testset_gen.document import content_id
-from testset_gen.graph import KnowledgeGraph
-from testset_gen.page_subject import page_names
-from testset_gen.questions import (DOCUMENT_NAME, MEDIA_NOUNS, PERSON_NOUNS, SOFTWARE_NAME,
+from testset_gen.documents.document import content_id
+from testset_gen.graph.knowledge_graph import KnowledgeGraph
+from testset_gen.offline.page_subject import page_names
+from testset_gen.offline.questions import (DOCUMENT_NAME, MEDIA_NOUNS, PERSON_NOUNS, SOFTWARE_NAME,
                                    Question, date_preposition, descriptor, document_names,
                                    page_subjects, questions_from_sentence)
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
-from testset_gen.sentence_split import sentence_spans
-from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
+from testset_gen.documents.sentence_split import sentence_spans
+from testset_gen.offline.record_filter import FilterInput, judge_reasons, rule_reasons, two_clauses
 
 BATCH = 32
 """Chunks read per step."""
