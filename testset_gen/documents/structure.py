@@ -97,7 +97,8 @@ def _unlabelled(text: str) -> list[Block]:
         pos = m.end()
     pieces.append((pos, len(text)))
     for start, end in pieces:
-        body = text[start:end]
+        body = text[start:end].rstrip()
+        end = start + len(body)
         if not body.strip():
             continue
         lines = body.split("\n")

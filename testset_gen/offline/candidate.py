@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Sequence
+
 from testset_gen.offline.record_filter import FilterInput
 
 
@@ -22,6 +23,10 @@ class Candidate:
     subject: str = ""  # the name the statement is about (must be written in its sentence)
     derived: str = ""  # "years_between" / "first": the derivation the filter recomputes
     subject_label: str = ""
+    structural: bool = False
+    """Made from a page's structure (``recipes`` over ``pages.Page``): checked by
+    ``structure_checks``, whose rules fit questions written whole from headings, lists and
+    tables, not by the statement rules of ``record_filter``."""
 
     def filter_input(self, contexts: Sequence[str]) -> FilterInput:
         meta = dict(self.meta)
