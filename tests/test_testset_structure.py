@@ -184,3 +184,34 @@ def test_ingested_markdown_keeps_its_block_labels(tmp_path):
     assert labels[:2] == ["Title", "NarrativeText"] and "ListItem" in labels and "Table" in labels
     got = asked(("stove.md", STOVE))
     assert "What is the weight of the Ember Stove?" in got
+
+
+def test_a_cause_is_asked_why_for_reasoning():
+    page = ("acme.md", "# Acme Cloud\n\nAcme Cloud is a storage service for small teams. You reach "
+            "Acme Cloud from a browser.\n\nAcme Cloud keeps three copies of every file because disks fail.")
+    got = {c.question: c for c in candidates(page)}
+    why = got["Why does Acme Cloud keep three copies of every file?"]
+    assert why.evolution == "reasoning"
+    assert why.ground_truth == "Acme Cloud keeps three copies of every file because disks fail."
+
+
+def test_an_anaphoric_subject_is_not_asked():
+    page = ("news.md", "# Stadium news\n\nThe stadium was opened in 1911 after two years of work.")
+    assert not any(q.startswith("When was the stadium") for q in asked(page))
+
+
+def test_a_product_folder_fills_every_type_offline(tmp_path):
+    from testset_gen.offline.generator import generate_offline
+
+    pages = {"stove.md": STOVE, "tent.md": TENT, "bag.md": (
+        "# Summit Sleeping Bag\n\nThe Summit Sleeping Bag is a down sleeping bag for cold nights. "
+        "The Summit Sleeping Bag weighs 1.2 kg.\n\n| Property | Value |\n|---|---|\n"
+        "| Weight | 1.2 kg |\n| Price | 329 euros |\n")}
+    docs = [Document.make(text, source) for source, text in pages.items()]
+    graph = build_graph(docs, chunk_documents(docs), embed=False)
+    out = generate_offline(graph, 6, seed=0)
+    kinds = {r.evolution_type for r in out.records}
+    assert len(out.records) == 6 and kinds == {"simple", "reasoning", "multi_context"}
+    compared = [r for r in out.records if r.evolution_type != "simple"]
+    # each pair of things is compared once, whichever way round
+    assert len({r.metadata["pair"] for r in compared}) == len(compared)

@@ -78,6 +78,9 @@ def pick(candidates: Sequence[Candidate], n: int, rng: random.Random,
                 # whichever of the two is picked first
                 stated = (["\x00" + s for s in meta.get("source_sentences", ())]
                           if meta.get("template") in DOC_DERIVED else [])
+                # one question per pair of things compared ("Which is heavier: A or B?" and
+                # "Which is lighter: B or A?" test one comparison)
+                sources += ["\x02" + str(meta["pair"])] if meta.get("pair") else []
                 if c.question in taken or said in taken or any(s in taken for s in sources + stated):
                     continue
                 if any(room.get(cap, 1) <= 0 for cap in caps(c)):

@@ -8,7 +8,8 @@ apply, and some misfire (measured on the hand-rated records: "How many houses we
 the city of Kangpokpi?" failed ``unresolved_reference``). These are the failures a
 structure question can still have:
 
-* ``not_a_question``: no question mark, or too short or too long to read;
+* ``not_a_question``: no question mark, too short or too long to read, or an aside in it
+  (brackets, quotes, ", which ...");
 * ``unresolved_reference``: a pronoun the question does not resolve ("What does it use?");
 * ``names_nothing``: no name or number after the first word, and fewer than two words
   that say what it is about ("What is the setting?"); "How do you return a product?"
@@ -29,9 +30,12 @@ from ragmeter.text.nlp import normalise_text
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.wording import has_pronoun
 
-MAX_QUESTION_WORDS = 30
+MAX_QUESTION_WORDS = 25
 MAX_TRUTH_WORDS = 150
 _CODE = re.compile(r"[`{}<>=\[\]]|\w\(|\(\)|::|\w\.\w+\.\w|\w_\w|(?:^|\s)--\w")
+_ASIDE = re.compile(r"[()\"“”;]|, (?:which|who|whose|where) ")
+"""An aside a reader must skip to find the question ("When was the draft, which is officially
+referred to as ..., held?")."""
 _WHOLE = re.compile(r"^[A-Z0-9\"'“(].*[.!?][\"'”’)]?$", re.S)
 
 
@@ -49,7 +53,8 @@ def structure_reasons(c: Candidate) -> list[str]:
     q = c.question.strip()
     words = re.findall(r"[\w'-]+", q)
     reasons = []
-    if not q.endswith("?") or q.count("?") != 1 or not 3 <= len(words) <= MAX_QUESTION_WORDS:
+    if (not q.endswith("?") or q.count("?") != 1 or not 3 <= len(words) <= MAX_QUESTION_WORDS
+            or _ASIDE.search(q)):
         reasons.append("not_a_question")
     if has_pronoun(q):
         reasons.append("unresolved_reference")

@@ -17,6 +17,7 @@ from testset_gen.documents.structure import ITEM, PARAGRAPH
 from testset_gen.graph.knowledge_graph import KnowledgeGraph
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.pages import Page, graph_subject, read_pages
+from testset_gen.offline.recipes.causes import CAUSE, cause_questions
 from testset_gen.offline.recipes.comparisons import comparison_questions
 from testset_gen.offline.recipes.definitions import Definition, definition_questions, definitions_of
 from testset_gen.offline.recipes.lists import list_questions
@@ -44,7 +45,8 @@ def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definiti
     items = sorted({b.text for p in pages for s in p.sections for b in s.blocks if b.kind == ITEM and b.text})
     sentences = sorted({s for p in pages for sec in p.sections for b in sec.blocks if b.kind == PARAGRAPH
                         for s, _, _ in p.sentences(b)
-                        if _NUMBERISH.search(s) or DURATION.search(s) or LIFETIME.search(s)})
+                        if _NUMBERISH.search(s) or DURATION.search(s) or LIFETIME.search(s)
+                        or CAUSE.search(s)})
     tagged = parse(headings + items, entities=False)
     heading_tags = {h: (d[0].tag_, d[0].lemma_.lower()) for h, d in zip(headings, tagged) if len(d)}
     # a heading alone is a poor sentence: "Overriding Defaults" parses as a name; inside
@@ -66,6 +68,7 @@ def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definiti
         out += step_questions(page, imperative, heading_tags)
         out += table_questions(page)
         facts += table_facts(page)
+        out += cause_questions(page, docs)
         asked, stated = quantity_questions(page, docs)
         out += asked
         facts += stated

@@ -87,7 +87,8 @@ def comparison_questions(facts: list[Fact]) -> list[Candidate]:
             said = [s[:1].upper() + s[1:] for s in (fa.sentence, fb.sentence)]
             truth = f"{said[0]} {said[1]} So {winner} {comparative}."
             chunks = tuple(dict.fromkeys((fa.chunk, fb.chunk)))
-            meta = (("wh", "which"), ("constructed", True), ("answer", winner), ("compared", prop),
+            pair = "|".join([prop] + sorted((fa.thing.lower(), fb.thing.lower())))
+            meta = (("wh", "which"), ("constructed", True), ("pair", pair), ("answer", winner), ("compared", prop),
                     ("source_sentences", [fa.source, fb.source]))
             out.append(Candidate("reasoning", question, truth, chunks,
                                  (("template", "structure:comparison"),) + meta,
@@ -100,6 +101,7 @@ def comparison_questions(facts: list[Fact]) -> list[Candidate]:
                 truth = f"{said[1]} {said[0]} So {loser} {comparative}."
                 out.append(Candidate("multi_context", question, truth, chunks[::-1],
                                      (("template", "structure:two_page_comparison"), ("wh", "which"), ("constructed", True),
+                                      ("pair", pair),
                                       ("answer", loser), ("compared", prop),
                                       ("source_sentences", [fb.source, fa.source])),
                                      derived="compare", structural=True))

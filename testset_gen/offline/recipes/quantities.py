@@ -31,6 +31,8 @@ DURATION = re.compile(r"\b(?:a |an )?(?P<n>\d+(?:\.\d+)?|one|two|three|four|five
                       r"(?P<noun>warranty|guarantee|trial|subscription|licen[cs]e|return period|"
                       r"support|period|plan|contract|term)\b")
 LIFETIME = re.compile(r"\b(?:a |an )?lifetime (?P<noun>warranty|guarantee|licen[cs]e|subscription)\b")
+ANAPHORIC = frozenset("the this that these those its his her their our my".split())
+"""Determiners that point back to something said before the sentence."""
 AMOUNT_VERBS = frozenset("weigh cost hold carry contain store produce consume use need require measure "
                          "raise earn generate draw take".split())
 """Verbs whose object quantity "How much" asks ("It weighs 1.8 kg"); with another verb the
@@ -41,7 +43,11 @@ _YEARISH = re.compile(r"\b(?:1\d{3}|20\d{2})\b|\b(?:January|February|March|April
 
 
 def _text(tokens: "list[Token]") -> str:
-    return "".join(t.text_with_ws for t in tokens).strip()
+    """The tokens as written, a space kept where a left-out token stood ("Hills, California")."""
+    out = []
+    for a, b in zip(tokens, tokens[1:] + [None]):
+        out.append(a.text + (a.whitespace_ or (" " if b is not None and b.i != a.i + 1 else "")))
+    return re.sub(r"\s+", " ", "".join(out)).strip()
 
 
 def _subject(sent: "Span", root: "Token") -> "list[Token] | None":
@@ -59,9 +65,24 @@ def _named(tokens: "list[Token]", page: Page) -> str:
         return ""
     if any(t.pos_ == "PROPN" or (t.i > tokens[0].i and t.text[:1].isupper()) for t in tokens):
         return "the " + text[4:] if text.startswith("The ") else text
-    if any(t.pos_ == "NOUN" for t in tokens) and not any(t.lower_ in PRONOUNS for t in tokens):
+    # a common noun after "the" points back ("the stadium", "the company": which?); one
+    # without ("Refunds", "A 230 g canister") is general, and is asked on its page
+    if (any(t.pos_ == "NOUN" for t in tokens) and not any(t.lower_ in PRONOUNS for t in tokens)
+            and tokens[0].lower_ not in ANAPHORIC):
         return text[:1].lower() + text[1:]
     return ""
+
+
+def named_subject_of(sent: "Span", root: "Token", page: Page) -> "tuple[str, list[Token]] | None":
+    """The root's subject as a question writes it, with its tokens; "It"/"They" only when
+    the page has a subject (the caller makes sure the sentence is about it); else None."""
+    subj = _subject(sent, root)
+    if subj is None:
+        return None
+    subject = _named(subj, page)
+    if not subject and _text(subj).lower() in ("it", "they") and page.subject:
+        subject = page.subject
+    return (subject, subj) if subject else None
 
 
 def _wh(ent: "Span", root: "Token") -> tuple[str, str] | None:
@@ -112,13 +133,16 @@ def _question(sent: "Span", page: Page) -> tuple[str, str, str] | None:
         return None
     # a duration or a date before an amount: "boils one litre of water in 3 minutes" asks how long
     for ent in sorted(sent.ents, key=lambda e: e.label_ not in ("TIME", "DATE")):
-        if " or " in ent.text or " to " in ent.text:  # "one or more", "two to four": no one answer
+        if (" or " in ent.text or " to " in ent.text  # "one or more", "two to four": no one answer
+                or (ent.end < len(ent.doc) and ent.doc[ent.end].lower_ in ("or", "to"))):
             continue
         if ent.label_ == "CARDINAL" and ent.root.dep_ == "nummod":
             noun = ent.root.head
             if noun.head != root or noun.dep_ not in ("dobj", "nsubjpass") or noun.tag_ != "NNS":
                 continue
             counted = [t for t in noun.subtree if t.i not in range(ent.start, ent.end)]
+            if any(t.dep_ in ("conj", "cc", "appos") or t.text == "," for t in counted):
+                continue  # "planes, missions and locations": several counts
             wh, drop = f"How many {_text(counted)}", set(t.i for t in noun.subtree)
             if noun.dep_ == "nsubjpass":
                 if not aux:
@@ -136,7 +160,8 @@ def _question(sent: "Span", page: Page) -> tuple[str, str, str] | None:
             drop = set(range(ent.start, ent.end)) | {t.i for t in ent.root.subtree}
             if prep:
                 drop.add(ent.root.head.i)
-        rest = [t for t in root.subtree if t.i > root.i and t.i not in drop and not t.is_punct
+        rest = [t for t in root.subtree if t.i > root.i and t.i not in drop
+                and not (t.is_punct and (t.i == sent.end - 1 or t.text in ".;:!?"))
                 and not any(a.i in drop for a in t.ancestors if a != root and a.i > root.i and a.dep_ == "prep"
                             and a.i in drop)]
         if any(t.dep_ in ("ccomp", "advcl", "conj") for t in rest):
@@ -152,7 +177,8 @@ def _question(sent: "Span", page: Page) -> tuple[str, str, str] | None:
             question = f"{wh} {_DO[root.tag_]} {subject} {root.lemma_} {tail}".strip() + "?"
         else:
             continue
-        question = re.sub(r"\s+", " ", question.replace(" ,", ","))
+        question = re.sub(r"\s+", " ", question.replace(" ,", ",")).replace(",?", "?")
+        question = re.sub(r",\s*,", ",", question)
         return question, ent.text, subject
     return None
 

@@ -26,7 +26,8 @@ getting started next steps further reading table of contents resources community
 """.split())
 
 META_OPENING = re.compile(r"^(?:This (?:section|page|chapter|guide|document|tutorial)|In this |Here |The "
-                          r"following|See |Note\b|For (?:more|details|example)|Below)", re.I)
+                          r"following|See |Note\b|For (?:more|details|example)|Below|The (?:above|previous)|"
+                          r"As (?:you|we) (?:have )?(?:saw|seen))", re.I)
 
 MAX_OPENING_WORDS = 60
 """The ground truth's length: the opening sentences up to this many words (whole sentences)."""
