@@ -92,9 +92,9 @@ def _unlabelled(text: str) -> list[Block]:
     out: list[Block] = []
     pos = 0
     pieces: list[tuple[int, int]] = []
-    for m in _BLANK.finditer(text):
-        pieces.append((pos, m.start()))
-        pos = m.end()
+    for gap in _BLANK.finditer(text):
+        pieces.append((pos, gap.start()))
+        pos = gap.end()
     pieces.append((pos, len(text)))
     for start, end in pieces:
         body = text[start:end].rstrip()

@@ -3,7 +3,7 @@ isolate the file system in Click?" over "The runner isolates the file system bec
 run in parallel."), the sentence as the ground truth.
 
 The sentence's main clause has a named subject (as ``quantities`` requires) and the cause
-follows "because", "since", "so that" or "in order to" after the main clause; the question
+follows "because", "so that" or "in order to" after the main clause; the question
 is the main clause asked with "Why", the cause left for the answer. A reader must connect
 the effect to its reason, which is why these are ``reasoning`` records.
 """
@@ -22,8 +22,9 @@ from testset_gen.offline.wording import for_subject, has_pronoun
 if TYPE_CHECKING:
     from spacy.tokens import Doc
 
-CAUSE = re.compile(r"\b(?:because|since|so that|in order to)\b")
-MARKERS = ("because", "since", "so", "in")
+CAUSE = re.compile(r"\b(?:because|so that|in order to)\b")
+"""Not "since": it dates far more often than it explains ("active since 2002", measured on HaluEval:
+9 of 9 such questions were dates asked "Why")."""
 _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
 
 

@@ -119,15 +119,10 @@ def _question(sent: "Span", page: Page) -> tuple[str, str, str] | None:
     root = sent.root
     if root.pos_ not in ("VERB", "AUX") or root.lemma_ in ("be", "have"):
         return None
-    subj = _subject(sent, root)
-    if subj is None:
+    named = named_subject_of(sent, root, page)
+    if named is None:
         return None
-    subject = _named(subj, page)
-    if not subject:
-        if _text(subj).lower() in ("it", "they") and page.subject:
-            subject = page.subject
-        else:
-            return None
+    subject = named[0]
     aux = [c for c in root.children if c.dep_ in ("aux", "auxpass") and c.i < root.i]
     if any(c.dep_ == "neg" for c in root.children):
         return None
@@ -227,11 +222,7 @@ def quantity_questions(page: Page, docs: Mapping[str, "Doc"]) -> tuple[list[Cand
                 if doc is None:
                     continue
                 sent = next(iter(doc.sents))
-                if pronoun:
-                    # the parse of "It weighs 1.8 kg" with the page's subject in place of "It"
-                    got = _question(sent, page)
-                else:
-                    got = _question(sent, page)
+                got = _question(sent, page)  # "It" is read as the page's subject there
                 if got is None:
                     continue
                 question, answer, asked = got

@@ -40,7 +40,6 @@ def category(definition: Definition) -> str:
 
 def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -> list[Candidate]:
     out = []
-    by_page = {p.document_id: p for p in pages}
     for d in definitions:
         cat = category(d)
         if not cat or d.term[:1].islower() and not d.term.startswith("the "):
@@ -63,8 +62,7 @@ def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -
                         chunk = page.chunk_for(a, b)
                         if chunk is None:
                             continue
-                        article = "Which" if cat[:1] not in "aeiou" else "Which"
-                        question = f"{article} {cat} {m.group('rest').rstrip('.')}?"
+                        question = f"Which {cat} {m.group('rest').rstrip('.')}?"
                         truth = f"{d.sentence} {sentence}"
                         out.append(Candidate("multi_context", question, truth,
                                              tuple(dict.fromkeys((d.chunk, chunk))), (
@@ -72,5 +70,4 @@ def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -
                             ("bridge_entity", d.term), ("answer", d.term),
                             ("pages", [d.page, page.subject] if d.page and page.subject else []),
                             ("source_sentences", [d.sentence, sentence])), structural=True))
-    del by_page
     return out
