@@ -25,6 +25,13 @@ LICENCE = "licence"
 LICENCE_WORDS = re.compile(r"\blicen[cs]", re.I)
 
 
+STRUCTURE_SHARE = 0.3
+"""At most this share of the size asked comes from one structure recipe
+(``metadata["template"]`` starting "structure:") while other questions remain: on this
+project's sample documents the dates recipe alone filled every simple record ("When did
+Marie Curie win ...?", "When was the Eiffel Tower completed ...?"). When nothing else is
+left the cap yields (``generator``): a full set of one kind beats a short one."""
+
 TEMPLATE_SHARE = 0.15
 """At most this share of the size asked comes from one documentation template
 (``metadata["template"]`` starting "doc:"): each asks one fixed question form ("Can you use
@@ -109,10 +116,12 @@ def topic(c: Candidate) -> str:
 
 
 def caps(c: Candidate) -> tuple[str, ...]:
-    """The capped classes a candidate counts against: its documentation template and its
-    topic (set-wide, ``TEMPLATE_SHARE``, ``LICENCE_SHARE``)."""
+    """The capped classes a candidate counts against: its documentation or structure template
+    and its topic (set-wide, ``TEMPLATE_SHARE``, ``STRUCTURE_SHARE``, ``LICENCE_SHARE``)."""
     template = str(dict(c.meta).get("template", ""))
-    return tuple(k for k in (template if template.startswith("doc:") else "", topic(c)) if k)
+    # definitions have their own cap (``DEFINITION_SHARE`` of the simple records)
+    capped = template.startswith(("doc:", "structure:")) and template != "structure:definition"
+    return tuple(k for k in (template if capped else "", topic(c)) if k)
 
 
 def sentence_supply(pool: "Iterable[Candidate]") -> float:

@@ -73,7 +73,8 @@ from testset_gen.offline.page_subject import page_names
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 from testset_gen.offline.record_filter import judge_reasons, rule_reasons
 from testset_gen.offline.candidate import BIRTH, Candidate
-from testset_gen.offline.choosing import LICENCE, LICENCE_SHARE, TEMPLATE_SHARE, caps, pick, sentence_supply, topic
+from testset_gen.offline.choosing import (LICENCE, LICENCE_SHARE, STRUCTURE_SHARE, TEMPLATE_SHARE, caps, pick,
+                                          sentence_supply, topic)
 from testset_gen.offline.chunk_reading import ChunkQuestions, read_chunks
 from testset_gen.offline.recipes.bridges import bridged_questions
 from testset_gen.offline.recipes.derived import dated_comparisons, reasoning_questions
@@ -257,8 +258,9 @@ def generate_offline(graph: KnowledgeGraph, size: int,
         counted.update(k for c in pending for k in caps(c))
         keys = {k for t in planned for c in pools[t].values() for k in caps(c)}
         # at least one of each on a small set: a cap is a share, not a ban
-        return {k: max(1, round((LICENCE_SHARE if k == LICENCE else TEMPLATE_SHARE) * size))
-                - counted[k] for k in keys}
+        share = {LICENCE: LICENCE_SHARE}
+        return {k: max(1, round(share.get(k, STRUCTURE_SHARE if k.startswith("structure:") else TEMPLATE_SHARE)
+                                * size)) - counted[k] for k in keys}
 
     def _picks(t: str) -> list[Candidate]:
         """The next picks of type ``t``: first candidates of no second-tier class; then
@@ -281,6 +283,10 @@ def generate_offline(graph: KnowledgeGraph, size: int,
                      max(0, min(need - len(got), allowed)), rng, taken, room, held)
         got += pick([c for c in pools[t].values() if topic(c) == LICENCE],
                      need - len(got), rng, taken, room, held)
+        if len(got) < need:
+            # nothing else is left: a structure recipe past its share rather than a short set
+            free = {k: v for k, v in room.items() if not k.startswith("structure:")}
+            got += pick([c for c in first if c.structural], need - len(got), rng, taken, free, held)
         pending.extend(got)
         return got
 

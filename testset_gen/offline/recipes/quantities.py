@@ -69,7 +69,8 @@ def _named(tokens: "list[Token]", page: Page) -> str:
     # without ("Refunds", "A 230 g canister") is general, and is asked on its page
     if (any(t.pos_ == "NOUN" for t in tokens) and not any(t.lower_ in PRONOUNS for t in tokens)
             and tokens[0].lower_ not in ANAPHORIC):
-        return text[:1].lower() + text[1:]
+        # "Refunds" -> "refunds"; "Spanish paella" keeps its capital (a nationality, a name)
+        return text if tokens[0].ent_type_ or tokens[0].pos_ == "PROPN" else text[:1].lower() + text[1:]
     return ""
 
 
