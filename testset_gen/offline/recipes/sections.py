@@ -32,6 +32,10 @@ META_OPENING = re.compile(r"^(?:This (?:section|page|chapter|guide|document|tuto
 MAX_OPENING_WORDS = 60
 """The ground truth's length: the opening sentences up to this many words (whole sentences)."""
 
+INSTRUCTION = re.compile(r"(?:^|[.!?] )To [a-z]|\byou (?:can|need to|must|should|have to)\b|(?:^|[.!?] )(?:Use|Pass|Set|"
+                         r"Call|Add|Define|Run|Install|Create|Open|Write)\b")
+"""A sentence that tells the reader what to do."""
+
 NOT_GERUNDS = frozenset("string thing nothing something everything anything spring ring king "
                         "wing ceiling building morning evening during setting settings".split())
 
@@ -120,17 +124,23 @@ def section_questions(page: Page, heading_tags: dict[str, tuple[str, str]]) -> l
         if act and tag != "VBG" and " and " in h:
             act = ""  # "Help Pages and Exit Codes": a noun, not "help pages and exit codes"
         if act:
-            # the section must be about doing it: its verb or one of its nouns in the opening
-            said = truth.lower()
-            if lemma[:4] not in said and not any(w.lower()[:5] in said for w in act.split()[1:] if len(w) > 3):
+            # the opening must tell how: the heading's verb in it ("Support can be added"), or
+            # an instruction ("To implement a custom type, you need to ..."); a lead-in ("In
+            # some situations it's helpful to understand ...") answers no "How do you ...?"
+            verb = act.split()[0].lower()
+            stem = verb[:-1] if verb.endswith("e") else verb
+            if not (re.search(r"\b" + re.escape(stem) + r"(?:e|es|s|ed|d|ing|ting|ped|ned)?\b", truth, re.I)
+                    or INSTRUCTION.search(truth)):
                 continue
             question = f"How do you {act}{in_subject(page.subject, act)}?"
             template = "structure:section_how"
         else:
             words = h.split()
+            head = " ".join(sentences[0].split()[:8]).lower()
             if (not page.subject or len(words) > 4 or not all(w.isalpha() for w in words)
-                    or not all(re.sub(r"s$", "", w.lower())[:5] in sentences[0].lower() for w in words)):
-                continue  # the opening must name the whole heading ("The context object is ...")
+                    or not all(re.sub(r"s$", "", w.lower())[:5] in head for w in words)
+                    or not re.search(r" (?:is|are) ", head)):
+                continue  # the opening must say what the heading is ("The context object is ...")
             noun = cased(h, prose)
             be = "are" if words[-1].endswith("s") and not words[-1].endswith("ss") else "is"
             of = "of" if page.subject.lower().startswith("the ") else "in"
