@@ -32,7 +32,7 @@ META_OPENING = re.compile(r"^(?:This (?:section|page|chapter|guide|document|tuto
 MAX_OPENING_WORDS = 60
 """The ground truth's length: the opening sentences up to this many words (whole sentences)."""
 
-INSTRUCTION = re.compile(r"(?:^|[.!?] )To [a-z]|\byou (?:can|need to|must|should|have to)\b|(?:^|[.!?] )(?:Use|Pass|Set|"
+INSTRUCTION = re.compile(r"(?:^|[.!?] )To [a-z]|\b[Yy]ou (?:can|need to|must|should|have to)\b|(?:^|[.!?] )(?:Use|Pass|Set|"
                          r"Call|Add|Define|Run|Install|Create|Open|Write)\b")
 """A sentence that tells the reader what to do."""
 
