@@ -1,10 +1,19 @@
 """The offline generator (``judge="local"``): questions from the knowledge graph, no LLM.
 
-Every question is built by rules from a statement in a chunk (``questions``), so every
-answer is in its reference contexts by construction, and the same graph and seed give the
-same records, byte for byte.
+Every question is built by rules, so every answer is in its reference contexts by
+construction, and the same graph and seed give the same records, byte for byte. Two
+sources, in this order:
 
-How each evolution is made without an LLM, and how far it goes:
+1. **The pages' structure** (``structure_questions``, one recipe per file in ``recipes/``):
+   a section asked by its heading, a definition, a list, a table row, steps, a quantity or
+   date with its subject, a cause (``reasoning``), two values of one property compared
+   (``reasoning``; across two pages also ``multi_context``), one thing or one section topic
+   on two pages (``multi_context``). Checked by ``structure_checks``; each recipe fills at
+   most ``STRUCTURE_SHARE`` of the set while other questions remain.
+2. **Statements** cut out of sentences (``questions``, the rest of this docstring), which
+   fill what the structure leaves.
+
+How each evolution is made from statements, and how far it goes:
 
 * **simple**: one statement, one question ("When was the Eiffel Tower completed?"); the
   ground truth is the statement. A named subject defined by a copula is asked what (or
