@@ -215,3 +215,11 @@ def test_a_product_folder_fills_every_type_offline(tmp_path):
     compared = [r for r in out.records if r.evolution_type != "simple"]
     # each pair of things is compared once, whichever way round
     assert len({r.metadata["pair"] for r in compared}) == len(compared)
+
+
+def test_a_section_whose_opening_does_not_answer_is_not_asked():
+    page = ("fetchly.md", "# Fetchly\n\nFetchly is a small HTTP client. You call Fetchly from scripts, "
+            "and Fetchly keeps one connection pool.\n\n## Streaming responses\n\nSometimes a response "
+            "is too large to hold in memory. Large downloads are common.\n\n## Closing clients\n\n"
+            "In some situations it is helpful to understand pools. Pools hold connections.")
+    assert not any(q.startswith("How do you") for q in asked(page))

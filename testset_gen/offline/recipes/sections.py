@@ -36,6 +36,10 @@ INSTRUCTION = re.compile(r"(?:^|[.!?] )To [a-z]|\b[Yy]ou (?:can|need to|must|sho
                          r"Call|Add|Define|Run|Install|Create|Open|Write)\b")
 """A sentence that tells the reader what to do."""
 
+LEAD_IN = re.compile(r"^(?:Sometimes|Often|Occasionally|In (?:some|many|certain) (?:cases|situations)|"
+                     r"It (?:can|might|may) be (?:useful|interesting|helpful))\b")
+"""An opening that says when the section matters, not how it is done."""
+
 NOT_GERUNDS = frozenset("string thing nothing something everything anything spring ring king "
                         "wing ceiling building morning evening during setting settings".split())
 
@@ -124,6 +128,8 @@ def section_questions(page: Page, heading_tags: dict[str, tuple[str, str]]) -> l
         if act and tag != "VBG" and " and " in h:
             act = ""  # "Help Pages and Exit Codes": a noun, not "help pages and exit codes"
         if act:
+            if LEAD_IN.match(truth):
+                continue  # "Sometimes, it might be interesting to invoke ...": why, not how
             # the opening must tell how: the heading's verb in it ("Support can be added"), or
             # an instruction ("To implement a custom type, you need to ..."); a lead-in ("In
             # some situations it's helpful to understand ...") answers no "How do you ...?"
