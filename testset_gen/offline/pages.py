@@ -93,19 +93,24 @@ FOLDER_SHARE = 0.4
 folder's pages (and in a page's title) is what the folder documents ("Click" in its docs:
 written so on 17 of its 34 pages at least three times, on more at least twice)."""
 MIN_FOLDER_MENTIONS = 2
+TITLE_SHARE = 0.1
 
 
 def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str]) -> str:
     """The name a folder's pages are all about, or "" (fewer than three pages, or none)."""
     if len(prose) < 3:
         return ""
+
     spread: Counter[str] = Counter()
     for text in prose.values():
         counts = Counter(re.findall(r"(?<=[a-z,] )([A-Z][A-Za-z0-9-]+)\b", text))
         spread.update(n for n, k in counts.items() if k >= MIN_FOLDER_MENTIONS)
-    named = " ".join(titles.values())
+    # and in the titles of a tenth of the pages ("Extending Click", "Why Click?"): "Python" is
+    # written on most pages of a folder of READMEs and is the subject of few of their titles
+    def titled(n: str) -> int:
+        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", t)) for t in titles.values())
     best = [n for n, k in spread.most_common() if k >= FOLDER_SHARE * len(prose)
-            and re.search(r"\b" + re.escape(n) + r"\b", named)]
+            and titled(n) >= max(1, TITLE_SHARE * len(titles))]
     return best[0] if best else ""
 
 

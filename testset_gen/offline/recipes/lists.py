@@ -20,7 +20,7 @@ from testset_gen.offline.pages import Page
 from testset_gen.offline.wording import PRONOUNS, does, joined, strip_end
 
 MAX_ITEMS = 10
-MAX_ITEM_WORDS = 25
+MAX_ITEM_WORDS = 12
 
 INTRO = re.compile(r"^(?P<subj>.+?) (?P<verb>includes?|supports?|provides?|offers?|contains?|has|have|"
                    r"comes? with|features?|requires?|accepts?)(?P<rest>(?: [^:]*)?):$")
@@ -87,7 +87,7 @@ def list_questions(page: Page, imperative: set[str]) -> list[Candidate]:
         if (not 2 <= len(texts) <= MAX_ITEMS or any(len(t.split()) > MAX_ITEM_WORDS for t in texts)
                 or sum(t in imperative for t in texts) * 3 >= 2 * len(texts)
                 or run.intro.startswith("To ")  # steps (``steps``)
-                or any(re.search(r"[`{}=<>]|\w\(", t) for t in texts)):
+                or any(re.search(r"[`{}=<>]|\w\(|: | - | – ", t) for t in texts)):
             continue
         chunk = page.chunk_for(run.intro_start, run.items[-1].end)
         if chunk is None:
@@ -96,13 +96,20 @@ def list_questions(page: Page, imperative: set[str]) -> list[Candidate]:
         if run.intro:
             m = INTRO.match(run.intro)
             subject = named_subject(m.group("subj"), page) if m else ""
-            if not m or not subject:
+            if not m or not subject or len(run.intro.split()) < 3:
                 continue
             verb = m.group("verb")
             base = BASE.get(verb, verb)
-            rest = m.group("rest") or ""
-            rest = re.sub(r"\s*(?:the following|these|several|many|a few)(?: \w+)?$", "", rest)
-            question = f"What {does(subject)} {subject} {base}{rest}?"
+            rest = (m.group("rest") or "").strip()
+            # "requires only a few dependencies:" -> "What dependencies does Typer require?";
+            # any other words after the verb make no question of the list
+            kind = re.fullmatch(r"(?:only |also )?(?:the following|these|several|many|a few|some|"
+                                r"two|three|four|five|six)?\s*(?P<noun>[a-z]+s)?", rest)
+            if kind is None:
+                continue
+            noun = kind.group("noun") or ""
+            question = (f"What {noun} {does(subject)} {subject} {base}?" if noun
+                        else f"What {does(subject)} {subject} {base}?")
             lead = strip_end(run.intro)
             truth = f"{lead[:1].upper()}{lead[1:]} {items}."
             if subject != m.group("subj"):

@@ -122,6 +122,8 @@ def section_questions(page: Page, heading_tags: dict[str, tuple[str, str]]) -> l
         if chunk is None:
             continue
         tag, lemma = heading_tags.get(h, ("", ""))
+        if re.search(r" (?:is|are|was|were|has|have) ", h):
+            continue  # a heading that is a sentence ("The Language is a dataclass")
         h = re.sub(r"^(?:The|A|An) ", "", h)
         prose = prose_of(page)
         act = action(cased(h, prose_of(page)), tag, lemma)
@@ -135,8 +137,10 @@ def section_questions(page: Page, heading_tags: dict[str, tuple[str, str]]) -> l
             # some situations it's helpful to understand ...") answers no "How do you ...?"
             verb = act.split()[0].lower()
             stem = verb[:-1] if verb.endswith("e") else verb
-            if not (re.search(r"\b" + re.escape(stem) + r"(?:e|es|s|ed|d|ing|ting|ped|ned)?\b", truth, re.I)
-                    or INSTRUCTION.search(truth)):
+            said = re.search(r"\b" + re.escape(stem) + r"(?:e|es|s|ed|d|ing|ting|ped|ned)?\b", truth, re.I)
+            sure = tag == "VBG" or verb in IMPERATIVES or h.lower().startswith("how ")
+            if (re.search(r"(?<=[a-z,] )" + re.escape(verb.capitalize()) + r"\b", prose)  # a name: "Click"
+                    or not (said or (sure and INSTRUCTION.search(truth)))):
                 continue
             question = f"How do you {act}{in_subject(page.subject, act)}?"
             template = "structure:section_how"

@@ -19,7 +19,7 @@ from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.pages import Page
 
 _SEPARATOR = re.compile(r"^\|?\s*:?-{2,}")
-_CODE = re.compile(r"[`{}=<>\[\]]|\w\(|^\W*$|\w_\w|(?:^|\s)--?\w|^(?:True|False|None|null|yes|no)$")
+_CODE = re.compile(r"[`{}=<>\[\]]|\w\(|^\W*$|\w_\w|[A-Za-z_]\.[A-Za-z_]|(?:^|\s)--?\w|^(?:True|False|None|null|yes|no)$")
 MAX_CELL_WORDS = 12
 
 
@@ -95,7 +95,9 @@ def table_facts(page: Page) -> list[Fact]:
                                     page.document_id))
                 else:
                     thing = cells[0]
-                    if not _plain(thing) or not thing[:1].isalnum():
+                    # a row is a thing with a name ("Typer", "Trailhead 2"); a lowercase word
+                    # is a parameter ("level", "path") whose table documents code
+                    if not _plain(thing) or not thing[:1].isupper() and " " not in thing:
                         continue
                     for col, value in zip(header[1:], cells[1:]):
                         if _plain(value):
