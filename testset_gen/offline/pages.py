@@ -144,9 +144,14 @@ def read_pages(graph: KnowledgeGraph, names: Mapping[str, str],
         prose = "\n".join(text[b.start:b.end] for s in sections for b in s.paragraphs())
         read.append((doc_id, text, title, sections, prose))
 
+    # a name ``page_names`` gave to many pages as their folder's project, which is not the
+    # folder's project here ("Python" across a folder of READMEs), names none of them
+    given = Counter(n for n in names.values() if n)
     out = []
     for doc_id, text, title, sections, prose in read:
         named, titled = names.get(doc_id, ""), title_subject(title, prose)
+        if named and given[named] >= 3 and named != project and named.lower() not in title.lower():
+            named = ""
         if project and project.lower() in text.lower():
             # a plain word or phrase from the file name or the title ("commands", "entry
             # points", "Options", "Prompts") is the page's topic within the folder's project;

@@ -41,7 +41,7 @@ def cause_questions(page: Page, docs: Mapping[str, "Doc"]) -> list[Candidate]:
                     continue
                 sent = next(iter(doc.sents))
                 root = sent.root
-                got = named_subject_of(sent, root, page)
+                got = named_subject_of(sent, root, page, resolve=False)  # "It's not possible ..."
                 if got is None or root.pos_ not in ("VERB", "AUX"):
                     continue
                 subject, subj_tokens = got

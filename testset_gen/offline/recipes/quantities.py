@@ -74,14 +74,16 @@ def _named(tokens: "list[Token]", page: Page) -> str:
     return ""
 
 
-def named_subject_of(sent: "Span", root: "Token", page: Page) -> "tuple[str, list[Token]] | None":
-    """The root's subject as a question writes it, with its tokens; "It"/"They" only when
-    the page has a subject (the caller makes sure the sentence is about it); else None."""
+def named_subject_of(sent: "Span", root: "Token", page: Page,
+                     resolve: bool = True) -> "tuple[str, list[Token]] | None":
+    """The root's subject as a question writes it, with its tokens; "It"/"They" as the
+    page's subject only with ``resolve`` (the caller has made sure the sentence is about
+    it); else None."""
     subj = _subject(sent, root)
     if subj is None:
         return None
     subject = _named(subj, page)
-    if not subject and _text(subj).lower() in ("it", "they") and page.subject:
+    if not subject and resolve and _text(subj).lower() in ("it", "they") and page.subject:
         subject = page.subject
     return (subject, subj) if subject else None
 

@@ -45,6 +45,8 @@ def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -
         if not cat or d.term[:1].islower() and not d.term.startswith("the "):
             continue
         spoken = d.term[4:] if d.term.startswith("the ") else d.term
+        if not any(re.search(r"(?<=[a-z,] )" + re.escape(spoken) + r"\b", p.text) for p in pages):
+            continue  # a capital only at a sentence's start ("Documentation is ...") is no name
         start = re.compile(r"^(?:The )?" + re.escape(spoken) + r" (?P<rest>.+)$")
         for page in pages:
             if page.document_id == d.document_id:
@@ -56,6 +58,7 @@ def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -
                     for sentence, a, b in page.sentences(block):
                         m = start.match(sentence)
                         if (not m or not whole_sentence(sentence) or not VERB.match(m.group("rest"))
+                                or len(m.group("rest").split()) < 3
                                 or " is " in sentence[:len(spoken) + 5] or len(sentence.split()) > 30
                                 or m.group("rest").startswith(("is ", "are "))):
                             continue

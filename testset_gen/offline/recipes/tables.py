@@ -78,7 +78,8 @@ def table_facts(page: Page) -> list[Fact]:
             if len(rows) < 2 or len({len(c) for c, _ in rows}) != 1:
                 continue
             header, body = rows[0][0], rows[1:]
-            if not all(_plain(h) and not re.match(r"^[\d.,]+$", h) for h in header):
+            # a header is words ("Weight", "Packed size"), not data or symbols ("🚨 Bug Reports")
+            if not all(re.fullmatch(r"[A-Za-z][A-Za-z ]{0,30}", h) for h in header):
                 continue
             for cells, line in body:
                 at = text.find(line)
@@ -97,7 +98,7 @@ def table_facts(page: Page) -> list[Fact]:
                     thing = cells[0]
                     # a row is a thing with a name ("Typer", "Trailhead 2"); a lowercase word
                     # is a parameter ("level", "path") whose table documents code
-                    if not _plain(thing) or not thing[:1].isupper() and " " not in thing:
+                    if not _plain(thing) or "," in thing or not thing[:1].isupper() and " " not in thing:
                         continue
                     for col, value in zip(header[1:], cells[1:]):
                         if _plain(value):
