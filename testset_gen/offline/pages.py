@@ -150,8 +150,7 @@ def read_pages(graph: KnowledgeGraph, names: Mapping[str, str],
     out = []
     for doc_id, text, title, sections, prose in read:
         named, titled = names.get(doc_id, ""), title_subject(title, prose)
-        if named and given[named] >= 3 and named != project and named.lower() not in title.lower():
-            named = ""
+        named, titled = ("" if n and given[n] >= 3 and n != project else n for n in (named, titled))
         if project and project.lower() in text.lower():
             # a plain word or phrase from the file name or the title ("commands", "entry
             # points", "Options", "Prompts") is the page's topic within the folder's project;
