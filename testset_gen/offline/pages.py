@@ -96,9 +96,13 @@ MIN_FOLDER_MENTIONS = 2
 TITLE_SHARE = 0.1
 
 
-def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str]) -> str:
-    """The name a folder's pages are all about, or "" (fewer than three pages, or none)."""
-    if len(prose) < 3:
+def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
+                   own: Mapping[str, str] | None = None) -> str:
+    """The name a folder's pages are all about, or "" (fewer than three pages, or none, or a
+    collection: more than two thirds of the pages have a name of their own, ``own``
+    (``page_names``), as a folder of READMEs has, where "Python" is written on most pages and
+    is the subject of none; 16 of the 34 Click docs pages have one, a topic: "Options")."""
+    if len(prose) < 3 or sum(bool(n) for n in (own or {}).values()) * 3 > 2 * len(prose):
         return ""
 
     spread: Counter[str] = Counter()
@@ -114,13 +118,13 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str]) -> str:
     return best[0] if best else ""
 
 
-def graph_subject(graph: KnowledgeGraph) -> str:
-    """``folder_subject`` of every document of the graph."""
+def graph_subject(graph: KnowledgeGraph, names: Mapping[str, str] | None = None) -> str:
+    """``folder_subject`` of every document of the graph; ``names``: ``page_names``."""
     every = graph.document_ids()
     texts = {d: str(graph.node(d).get("text", "")) for d in every}
     # a document given as text has no title field: its first line is its title
     return folder_subject(texts, {d: str(graph.node(d).get("title") or "") or texts[d].lstrip("# ").split("\n", 1)[0]
-                                  for d in every})
+                                  for d in every}, names)
 
 
 def read_pages(graph: KnowledgeGraph, names: Mapping[str, str],
@@ -128,7 +132,7 @@ def read_pages(graph: KnowledgeGraph, names: Mapping[str, str],
     """The pages of ``document_ids`` (default: all), with their chunks and subjects;
     ``names``: document id -> what it documents (``page_names``); ``project``: the folder's
     subject (``graph_subject``, computed when not given)."""
-    project = graph_subject(graph) if project is None else project
+    project = graph_subject(graph, names) if project is None else project
     chunks: dict[str, list[tuple[int, int, str]]] = {}
     for cid in graph.chunk_ids():
         node = graph.node(cid)

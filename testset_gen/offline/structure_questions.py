@@ -85,7 +85,7 @@ def structure_candidates(graph: KnowledgeGraph, names: Mapping[str, str], wanted
     facts: list[Fact] = []
     definitions: list[Definition] = []
     pages: list[Page] = []
-    project = graph_subject(graph)
+    project = graph_subject(graph, names)
     for start in range(0, len(order), PAGE_BATCH):
         batch = read_pages(graph, names, order[start:start + PAGE_BATCH], project)
         pages += batch
