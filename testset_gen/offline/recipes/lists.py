@@ -118,6 +118,7 @@ def list_questions(page: Page, imperative: set[str]) -> list[Candidate]:
             h = run.section.heading
             words = h.split()
             if (not page.subject or not h or not words[-1].endswith("s") or len(words) > 4
+                    or re.search(r"(?i)\b(?:links|resources|contents|talks|sponsors|contributors)\b", h)
                     or not all(w.isalpha() for w in words)):
                 continue
             of = "of" if page.subject.lower().startswith("the ") else "in"

@@ -88,7 +88,8 @@ def table_facts(page: Page) -> list[Fact]:
                     continue
                 if len(header) == 2:  # property | value, about the page's subject
                     prop, value = cells
-                    if not page.subject or not _plain(prop) or not _plain(value) or prop[:1].isdigit():
+                    if (not page.subject or not _plain(value)
+                            or not re.fullmatch(r"[A-Za-z][A-Za-z ]{0,30}", prop)):  # "⚡ Apache Arrow backend"
                         continue
                     thing = page.subject
                     out.append(Fact(thing, _prop(prop), value,
