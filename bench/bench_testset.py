@@ -49,7 +49,13 @@ def quality(args: argparse.Namespace) -> None:
     from check_testset import check
 
     from testset_gen.generator import generate
-    from testset_gen.record_filter import FilterInput, judge_reasons, rule_reasons
+    from testset_gen.offline.candidate import Candidate
+    from testset_gen.offline.record_filter import FilterInput, judge_reasons, rule_reasons
+    from testset_gen.offline.structure_checks import structure_reasons
+
+    def candidate(r):
+        return Candidate(r.evolution_type, r.question, r.ground_truth, tuple(r.reference_context_ids),
+                         (), structural=str(r.metadata.get("template", "")).startswith("structure:"))
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -61,7 +67,7 @@ def quality(args: argparse.Namespace) -> None:
         chars = {name: writers[name](folder) for name, folder in folders.items()}
         print("| folder | files, characters | asked | written (simple / reasoning / multi_context) "
               "| filter rejections (top) | pass filter re-check | pass checker script | pass both "
-              "| wall time |\n|---|---|---|---|---|---|---|---|---|")
+              "| from structure | wall time |\n|---|---|---|---|---|---|---|---|---|---|")
         for name, folder in folders.items():
             warnings.simplefilter("ignore")
             started = time.perf_counter()
@@ -87,7 +93,11 @@ def quality(args: argparse.Namespace) -> None:
                                      (r.metadata["page"],) if r.metadata.get("page") else ()))
                      for r in records]
             verdicts = judge_reasons(items)
-            refilter = [not rule_reasons(i) and not v for i, v in zip(items, verdicts)]
+            # a structure record is re-checked by the checks it passed (``structure_checks``;
+            # a sentence made from a table row or a list is not re-judged for support)
+            refilter = [not (structure_reasons(candidate(r)) if candidate(r).structural else rule_reasons(i))
+                        and not [x for x in v if not (x == "unsupported" and r.metadata.get("constructed"))]
+                        for r, i, v in zip(records, items, verdicts)]
             checker = [not check(r.model_dump()) for r in records]
             both = sum(a and b for a, b in zip(refilter, checker))
             counts = result.testset.counts()
@@ -96,10 +106,11 @@ def quality(args: argparse.Namespace) -> None:
                 for k, v in per.items():
                     reasons[k] = reasons.get(k, 0) + v
             top = ", ".join(f"{k} {v}" for k, v in sorted(reasons.items(), key=lambda kv: -kv[1])[:4])
+            structural = sum(str(r.metadata.get("template", "")).startswith("structure:") for r in records)
             n = len(records) or 1
             print(f"| {name} | {len(list(folder.iterdir()))}, {chars[name]:,} | {args.size} | {len(records)} "
                   f"({counts['simple']} / {counts['reasoning']} / {counts['multi_context']}) | {top} | "
-                  f"{sum(refilter) / n:.0%} | {sum(checker) / n:.0%} | {both / n:.0%} | {wall:.0f} s |")
+                  f"{sum(refilter) / n:.0%} | {sum(checker) / n:.0%} | {both / n:.0%} | {structural} | {wall:.0f} s |")
     print(f"records written to {out}/<folder>.jsonl for the hand rating")
 
 
@@ -162,7 +173,7 @@ def synthesis_checks(result) -> dict[str, str]:
     records citing two or more chunks linked in the graph by the edge kind they name."""
     from collections import Counter
 
-    from testset_gen.scenarios import Scenario, linked
+    from testset_gen.llm.scenarios import Scenario, linked
 
     records = result.testset.records
     keys = ("synthesizer", "persona", "query_style", "query_length", "chunk_ids", "document_ids")

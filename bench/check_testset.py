@@ -2,7 +2,7 @@
 
     python bench/check_testset.py testset.jsonl
 
-The generator's filter (``testset_gen.record_filter``) decides what is written; this script
+The generator's filter (``testset_gen.offline.record_filter``) decides what is written; this script
 checks the written records again with rules of its own, so that a hole in the filter shows
 as a failure here rather than being checked by itself. Per record, a failure names the
 rubric part it breaks:

@@ -446,7 +446,7 @@ def test_langchain_embeddings_score_answer_similarity(embeddings):
 
 
 def test_testset_gen_loads_langchain_documents():
-    from testset_gen.ingest import IngestWarning, load_documents
+    from testset_gen.documents.ingest import IngestWarning, load_documents
 
     docs = [
         Document(page_content=TEXTS["alpha"], metadata={"source": "kb/alpha.md", "page": 0}, id="alpha"),

@@ -298,7 +298,7 @@ def test_llamaindex_embeddings_score_answer_similarity(embed_model):
 
 
 def test_testset_gen_loads_llamaindex_nodes_and_documents():
-    from testset_gen.ingest import load_documents
+    from testset_gen.documents.ingest import load_documents
 
     items = [
         TextNode(text=TEXTS["alpha"], id_="node-alpha", metadata={"file_path": "kb/alpha.md", "page_label": "3"}),

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from testset_gen.chunking import chunk_documents
-from testset_gen.document import Document
-from testset_gen.near_duplicates import duplicate_indices, jaccard, shingles
-from testset_gen.sentence_split import sentence_spans
-from testset_gen.token_count import RegexCounter, count_tokens, default_counter
+from testset_gen.documents.chunking import chunk_documents
+from testset_gen.documents.document import Document
+from testset_gen.documents.near_duplicates import duplicate_indices, jaccard, shingles
+from testset_gen.documents.sentence_split import sentence_spans
+from testset_gen.documents.token_count import RegexCounter, count_tokens, default_counter
 
 SUBJECTS = ["The scheduler", "Each worker", "The ledger", "A replica", "The gateway",
             "Every client", "The cache", "An operator"]
@@ -204,7 +204,7 @@ _SUBPROCESS = """
 import json, sys
 sys.path[:0] = {paths!r}
 from tests.test_testset_chunking import long_document
-from testset_gen.chunking import chunk_documents
+from testset_gen.documents.chunking import chunk_documents
 docs = [long_document(source="a.txt"), long_document(source="b.txt", offset=3)]
 print(json.dumps([[c.id, c.start, c.end, c.tokens] for c in chunk_documents(docs, max_tokens=64)]))
 """

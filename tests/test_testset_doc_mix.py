@@ -13,10 +13,12 @@ from collections import Counter
 from dataclasses import replace
 
 from testset_corpus import generate_short, one_chunk_each
-from testset_gen.doc_questions import doc_questions, python_support
-from testset_gen.offline import LICENCE, _page_comparisons, _read
-from testset_gen.page_subject import page_names
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.offline.doc_questions import doc_questions, python_support
+from testset_gen.offline.choosing import LICENCE
+from testset_gen.offline.chunk_reading import read_chunks
+from testset_gen.offline.recipes.documentation import page_comparisons
+from testset_gen.offline.page_subject import page_names
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, page: str) -> dict[str, str]:
@@ -108,10 +110,10 @@ RICH = ("# Rich\n\nRich is a library for rich text. Use Rich for colour. Rich is
 
 def _comparisons(texts: dict[str, str]):
     graph = one_chunk_each(texts, heading_titles=True)
-    cqs = _read(graph, graph.chunk_ids(), page_names({
+    cqs = read_chunks(graph, graph.chunk_ids(), page_names({
         d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
         for d in graph.document_ids()}))
-    return graph, _page_comparisons(cqs, random.Random(0))
+    return graph, page_comparisons(cqs, random.Random(0))
 
 
 def test_two_pages_giving_one_answer_to_one_question_are_asked_both():

@@ -12,10 +12,11 @@ import random
 from dataclasses import replace
 
 from testset_corpus import generate_short, one_chunk_each
-from testset_gen.doc_questions import doc_questions, named_statement, python_support
-from testset_gen.offline import _page_comparisons, _read
-from testset_gen.page_subject import page_name, page_names
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.offline.doc_questions import doc_questions, named_statement, python_support
+from testset_gen.offline.chunk_reading import read_chunks
+from testset_gen.offline.recipes.documentation import page_comparisons
+from testset_gen.offline.page_subject import page_name, page_names
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, page: str = "Rich") -> dict[str, str]:
@@ -168,10 +169,10 @@ def test_a_lowercase_page_name_opening_a_sentence_is_asked_about():
 
 def test_two_pages_stating_one_licence_or_two_pythons_compare():
     graph = one_chunk_each({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ}, heading_titles=True)
-    cqs = _read(graph, graph.chunk_ids(), page_names({
+    cqs = read_chunks(graph, graph.chunk_ids(), page_names({
         d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
         for d in graph.document_ids()}))
-    (shared,) = _page_comparisons(cqs, random.Random(0))
+    (shared,) = page_comparisons(cqs, random.Random(0))
     assert shared.question == "Which license do RapidFuzz and Typer both use?"
     assert shared.ground_truth == ("RapidFuzz is licensed under the MIT license. This project is "
                                    "licensed under the terms of the MIT license.")
@@ -180,10 +181,10 @@ def test_two_pages_stating_one_licence_or_two_pythons_compare():
     # a different licence on one page: no "both use" (asked which uses one, below)
     other = one_chunk_each({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ.replace(
         "the MIT license", "the Apache license")}, heading_titles=True)
-    cqs = _read(other, other.chunk_ids(), page_names({
+    cqs = read_chunks(other, other.chunk_ids(), page_names({
         d: (other.node(d)["text"], other.node(d)["source"], other.node(d)["title"])
         for d in other.document_ids()}))
-    assert [c for c in _page_comparisons(cqs, random.Random(0)) if "both" in c.question] == []
+    assert [c for c in page_comparisons(cqs, random.Random(0)) if "both" in c.question] == []
 
 
 def test_the_newer_python_is_checked_against_the_stated_versions():
@@ -212,16 +213,17 @@ def test_a_statement_about_another_thing_says_which_page():
 
 
 def test_only_a_kind_of_thing_is_qualified_by_its_page():
-    from testset_gen.offline import _ChunkQuestions, _on_page
-    from testset_gen.questions import Question
+    from testset_gen.offline.chunk_reading import ChunkQuestions
+    from testset_gen.offline.composing import on_page
+    from testset_gen.offline.questions import Question
 
-    cq = _ChunkQuestions("c", "", [], [], {}, {}, page="msgpack")
+    cq = ChunkQuestions("c", "", [], [], {}, {}, page="msgpack")
     single = Question("What is MessagePack licensed under?", "the Apache License", "s", "what",
                       "object", "", "the apache license", topic="MessagePack", topic_label="ORG")
-    assert _on_page(cq, single, single.text) == (single.text, ())
+    assert on_page(cq, single, single.text) == (single.text, ())
     kind = Question("What do Beta WebSockets always reject?", "X.509 clients", "s", "what",
                     "object", "", "x.509 clients", topic="Beta WebSockets", topic_label="ORG")
-    assert _on_page(cq, kind, kind.text) == ("What do Beta WebSockets always reject in msgpack?",
+    assert on_page(cq, kind, kind.text) == ("What do Beta WebSockets always reject in msgpack?",
                                              (("page", "msgpack"),))
 
 
@@ -344,10 +346,10 @@ def test_a_readme_gives_reasoning_records_with_the_derivation_in_the_ground_trut
 def test_two_pages_stating_different_licences_ask_which_uses_one():
     graph = one_chunk_each({"readme_typer.md": TYPER, "readme_rapidfuzz.md": RAPIDFUZZ.replace(
         "the MIT license", "the Apache license")}, heading_titles=True)
-    cqs = _read(graph, graph.chunk_ids(), page_names({
+    cqs = read_chunks(graph, graph.chunk_ids(), page_names({
         d: (graph.node(d)["text"], graph.node(d)["source"], graph.node(d)["title"])
         for d in graph.document_ids()}))
-    (which,) = _page_comparisons(cqs, random.Random(0))
+    (which,) = page_comparisons(cqs, random.Random(0))
     assert which.question in ("Which uses the MIT license: RapidFuzz or Typer?",
                               "Which uses the Apache license: RapidFuzz or Typer?")
     assert which.evolution == "multi_context" and len(which.chunk_ids) == 2
@@ -390,16 +392,17 @@ def test_misses_of_the_seed_61_rating_are_not_written_as_they_were():
 
 
 def test_a_named_part_of_the_page_says_which_page():
-    from testset_gen.offline import _ChunkQuestions, _on_page
-    from testset_gen.questions import Question
+    from testset_gen.offline.chunk_reading import ChunkQuestions
+    from testset_gen.offline.composing import on_page
+    from testset_gen.offline.questions import Question
 
-    cq = _ChunkQuestions("c", "", [], [], {}, {}, page="HTTPX")
+    cq = ChunkQuestions("c", "", [], [], {}, {}, page="HTTPX")
     part = Question("What does the Developer Interface provide?", "a comprehensive API reference",
                     "s", "what", "object", "", "a comprehensive api reference",
                     topic="the Developer Interface", topic_label="ORG")
-    assert _on_page(cq, part, part.text) == ("What does the Developer Interface provide in HTTPX?",
+    assert on_page(cq, part, part.text) == ("What does the Developer Interface provide in HTTPX?",
                                              (("page", "HTTPX"),))
     # a common noun after "the" is left to the filter's checks
     generic = Question("What does the full API offer?", "flexibility", "s", "what", "object", "",
                        "flexibility", topic="the full API", topic_label="")
-    assert _on_page(cq, generic, generic.text) == (generic.text, ())
+    assert on_page(cq, generic, generic.text) == (generic.text, ())

@@ -12,10 +12,10 @@ import pytest
 
 from ragmeter.text.syntax import parse
 from testset_corpus import generate_short
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import build_graph
-from testset_gen.questions import document_names, page_subjects, questions_from_sentence
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.graph.knowledge_graph import build_graph
+from testset_gen.offline.questions import document_names, page_subjects, questions_from_sentence
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str, names: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -195,30 +195,31 @@ def test_halueval_misses_of_this_round_are_rejected(question, answer, sentence, 
 
 def test_a_surname_the_page_writes_is_not_a_software_name():
     # "Where was Pettinger born?": a name the page only writes capitalised is no NAME
-    from testset_gen.offline import _ChunkQuestions
-    from testset_gen.questions import Question
+    from testset_gen.offline.chunk_reading import ChunkQuestions
+    from testset_gen.offline.questions import Question
 
-    cq = _ChunkQuestions("c", "", [], [], {}, {}, "Notes 3")
+    cq = ChunkQuestions("c", "", [], [], {}, {}, "Notes 3")
     asked = Question("Where was Pettinger born?", "Edmonton", "Pettinger was born in Edmonton.",
                      "where", "object", "GPE", "edmonton", topic="Pettinger", topic_label="NAME")
     assert cq.subject_label(asked) == ""
     typer = Question("What is Typer?", "a library", "Typer is a library.", "define", "object", "",
                      "a library", topic="Typer", topic_label="ORG")
-    assert _ChunkQuestions("c", "", [], [], {}, {}, "Typer").subject_label(typer) == "NAME"
+    assert ChunkQuestions("c", "", [], [], {}, {}, "Typer").subject_label(typer) == "NAME"
 
 
 def test_a_span_question_reads_the_same_subject_label():
     # "For how many years did Devonshire win eight caps for England?": the duration path
     # kept the page-name label that the simple path had stopped trusting
-    from testset_gen.offline import _ChunkQuestions, _spans
-    from testset_gen.questions import Question
+    from testset_gen.offline.chunk_reading import ChunkQuestions
+    from testset_gen.offline.recipes.derived import span_questions
+    from testset_gen.offline.questions import Question
 
     sentence = "Devonshire won eight caps for England between 1980 and 1983."
     asked = Question("For how many years did Devonshire win eight caps for England?", "3 years",
                      sentence, "how many years", "object", "DATE", "3 years",
                      topic="Devonshire", topic_label="NAME", span_years=3)
-    cq = _ChunkQuestions("c", "His son, Alan Devonshire, was capped. " + sentence, [asked],
+    cq = ChunkQuestions("c", "His son, Alan Devonshire, was capped. " + sentence, [asked],
                          [sentence], {}, {}, "Notes 3")
-    (candidate,) = _spans(cq)
+    (candidate,) = span_questions(cq)
     assert candidate.subject_label == ""
     assert "unresolved_reference" in rule_reasons(candidate.filter_input([cq.text]))

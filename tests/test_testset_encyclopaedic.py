@@ -11,9 +11,10 @@ import pytest
 
 from testset_corpus import one_chunk_each
 from ragmeter.text.syntax import parse
-from testset_gen.offline import ShortfallWarning, birth_questions, generate_offline, shared_title
-from testset_gen.questions import date_preposition, questions_from_sentence
-from testset_gen.record_filter import FilterInput, rule_reasons
+from testset_gen.offline.generator import ShortfallWarning, generate_offline
+from testset_gen.offline.recipes.encyclopaedic import birth_questions, shared_title
+from testset_gen.offline.questions import date_preposition, questions_from_sentence
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
 
 
 def _asked(sentence: str) -> dict[str, str]:

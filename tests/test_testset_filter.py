@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from testset_gen.generator import LanguageWarning, generate
-from testset_gen.ingest import load_documents
-from testset_gen.record_filter import FilterInput, rule_reasons
-from testset_gen.text_cleanup import clean_block, is_navigation, separate_headings
+from testset_gen.documents.ingest import load_documents
+from testset_gen.offline.record_filter import FilterInput, rule_reasons
+from testset_gen.documents.text_cleanup import clean_block, is_navigation, separate_headings
 
 DOCUMENTS = {
     # a pronoun resolved to the wrong person: "What did Lynn Sweet discard...?"

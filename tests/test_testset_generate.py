@@ -15,9 +15,9 @@ from ragmeter.cli.app import app
 from ragmeter.testing import OpenAIMockServer
 from testset_gen import testing as scripted
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.evolutions import rule_problems
+from testset_gen.llm.evolutions import rule_problems
 from testset_gen.generator import generate
-from testset_gen.graph import KnowledgeGraph
+from testset_gen.graph.knowledge_graph import KnowledgeGraph
 
 DOCS = {
     "curie.md": """# Marie Curie
@@ -217,7 +217,7 @@ def test_the_shortfall_warning_points_at_the_callers_line(docs):
     import inspect
 
     from testset_gen.generator import agenerate
-    from testset_gen.offline import ShortfallWarning
+    from testset_gen.offline.generator import ShortfallWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from testset_corpus import corpus
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import EDGE_KINDS, KnowledgeGraph, build_graph
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.graph.knowledge_graph import EDGE_KINDS, KnowledgeGraph, build_graph
 
 THRESHOLD = 0.6  # the corpus's paragraphs are short: related ones score 0.6-0.7 with MiniLM
 
@@ -168,7 +168,7 @@ def test_bad_input_is_refused(docs_and_chunks):
 
 def test_adjectives_and_corpus_wide_names_do_not_link_chunks():
     """"American" in two chunks, or a name in most chunks of a corpus, is not a bridge."""
-    from testset_gen.document import Chunk, Document
+    from testset_gen.documents.document import Chunk, Document
 
     texts = [f"The American author Jane Doe{i} wrote novel number {i} in Boston." for i in range(24)]
     texts.append("Gustave Eiffel was an American-trained engineer who designed a tower in Paris.")

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 
 from document_files import make_docx, make_pdf
-from testset_gen.ingest import IngestResult, IngestWarning, load_documents
+from testset_gen.documents.ingest import IngestResult, IngestWarning, load_documents
 
 MD = """# Alpha Guide
 
@@ -160,7 +160,7 @@ def test_other_types_are_counted_and_hidden_entries_ignored(ingested):
 
 
 def test_ingested_documents_chunk_with_exact_offsets(ingested):
-    from testset_gen.chunking import chunk_documents
+    from testset_gen.documents.chunking import chunk_documents
 
     result, _ = ingested
     chunks = chunk_documents(result.documents, max_tokens=32, overlap_tokens=8, min_tokens=4)
@@ -179,7 +179,7 @@ def test_nothing_reaches_the_network(ingested, network_attempts):
 def test_unstructured_is_wired_to_refuse_model_downloads(ingested):
     from unstructured.nlp import tokenize
 
-    from testset_gen.unstructured_offline import IngestSetupError
+    from testset_gen.documents.unstructured_offline import IngestSetupError
 
     with pytest.raises(IngestSetupError, match="never downloads"):
         tokenize._install_spacy_model()
@@ -204,7 +204,7 @@ def test_a_single_file_and_a_flat_folder(folder, network_attempts):
 
 
 def test_a_skipped_file_is_logged_by_name(folder, network_attempts, caplog):
-    with caplog.at_level(logging.INFO, logger="testset_gen.ingest"):
+    with caplog.at_level(logging.INFO, logger="testset_gen.documents.ingest"):
         with pytest.warns(IngestWarning, match="broken.pdf"):
             result = load_documents(folder / "broken.pdf")
     assert result.documents == []

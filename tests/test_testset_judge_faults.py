@@ -18,8 +18,8 @@ from ragmeter.judges.structured import OutputParseError, parse_output
 from ragmeter.testing import OpenAIMockServer
 from testset_gen import testing as scripted
 from testset_gen.generator import generate
-from testset_gen.language import detect_language
-from testset_gen.synthesizers import WrittenSample
+from testset_gen.documents.language import detect_language
+from testset_gen.llm.synthesizers import WrittenSample
 from testset_corpus import LINKED_FILES
 
 DOCS = LINKED_FILES

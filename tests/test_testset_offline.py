@@ -10,10 +10,10 @@ import pytest
 from testset_corpus import corpus, one_chunk_each
 from ragmeter.text.syntax import parse
 from testset_gen.distribution import plan_counts
-from testset_gen.document import Chunk, Document
-from testset_gen.graph import KnowledgeGraph, build_graph
-from testset_gen.offline import OfflineResult, ShortfallWarning, generate_offline
-from testset_gen.questions import questions_from_sentence
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.graph.knowledge_graph import KnowledgeGraph, build_graph
+from testset_gen.offline.generator import OfflineResult, ShortfallWarning, generate_offline
+from testset_gen.offline.questions import questions_from_sentence
 
 ALL_THREE = {"simple": 0.5, "reasoning": 0.25, "multi_context": 0.25}
 OPENINGS = re.compile(

@@ -17,11 +17,11 @@ from ragmeter.testing import OpenAIMockServer
 from ragmeter.testing.openai_server import hashed_embedding
 from testset_gen import testing as scripted
 from testset_gen.distribution import plan_counts
-from testset_gen.enrichment import batches
+from testset_gen.graph.enrichment import batches
 from testset_gen.generator import MIN_SEED_TOKENS, generate
-from testset_gen.personas import load_personas
-from testset_gen.query_style import QUERY_LENGTHS, QUERY_STYLES, parse_styles
-from testset_gen.scenarios import SYNTHESIZERS, Scenario, linked
+from testset_gen.llm.personas import load_personas
+from testset_gen.llm.query_style import QUERY_LENGTHS, QUERY_STYLES, parse_styles
+from testset_gen.llm.scenarios import SYNTHESIZERS, Scenario, linked
 from testset_corpus import LINKED_FILES
 
 DOCS = LINKED_FILES
@@ -265,7 +265,7 @@ def test_cli_generate_with_synthesizers(docs, server, tmp_path):
 
 
 def test_a_saved_enriched_graph_is_reused_without_enrichment_calls(docs, server, tmp_path):
-    from testset_gen.graph import KnowledgeGraph
+    from testset_gen.graph.knowledge_graph import KnowledgeGraph
 
     first, _ = run(docs, server, tmp_path, size=4, journal=False)
     saved = KnowledgeGraph.load(first.graph.save(tmp_path / "graph.json"))
@@ -278,8 +278,8 @@ def test_a_saved_enriched_graph_is_reused_without_enrichment_calls(docs, server,
 def test_links_compare_normalised_names_and_skip_the_corpus_subject():
     import networkx as nx
 
-    from testset_gen.graph import KnowledgeGraph
-    from testset_gen.relationships import link_chunks, normalise
+    from testset_gen.graph.knowledge_graph import KnowledgeGraph
+    from testset_gen.graph.relationships import link_chunks, normalise
 
     assert normalise("The Louvre,") == normalise("louvre") == "louvre"
     assert normalise("Paris Hilton") != normalise("Paris")
@@ -296,8 +296,8 @@ def test_links_compare_normalised_names_and_skip_the_corpus_subject():
 
 
 def test_representative_summaries_are_spread_apart_and_styles_get_exact_shares():
-    from testset_gen.personas import representative
-    from testset_gen.query_style import assign
+    from testset_gen.llm.personas import representative
+    from testset_gen.llm.query_style import assign
 
     vectors = np.array([[1, 0], [0.99, 0.14], [0, 1], [0.14, 0.99], [-1, 0]], dtype=np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from testset_gen.document import Chunk, Document
+from testset_gen.documents.document import Chunk, Document
 
 PARAGRAPHS: dict[str, tuple[str, list[str]]] = {
     "curie.md": ("Marie Curie", [
@@ -66,7 +66,7 @@ def one_chunk_each(texts: dict[str, str], heading_titles: bool = False):
     """A graph (no embeddings) of one document per text, each one chunk: the file name is
     the title, or with ``heading_titles`` the text's first line without its "#" (as a
     README's H1)."""
-    from testset_gen.graph import build_graph
+    from testset_gen.graph.knowledge_graph import build_graph
 
     documents, chunks = [], []
     for name, text in texts.items():
@@ -82,7 +82,7 @@ def generate_short(graph, size: int, distribution: dict[str, float]):
     shortfall it warns about is expected here, and the records are what the test reads."""
     import warnings
 
-    from testset_gen.offline import ShortfallWarning, generate_offline
+    from testset_gen.offline.generator import ShortfallWarning, generate_offline
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ShortfallWarning)

@@ -26,16 +26,16 @@ from ragmeter.engine.loop import run_sync
 from ragmeter.engine.progress import progress_bar
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
-from testset_gen.chunking import chunk_documents
+from testset_gen.documents.chunking import chunk_documents
 from testset_gen.distribution import parse_distribution, plan_counts
-from testset_gen.document import Chunk, Document
-from testset_gen.evolutions import EVOLUTION_PROMPTS
-from testset_gen.graph import KnowledgeGraph, build_graph
-from testset_gen.ingest import load_documents
-from testset_gen.judge_faults import TalliedJudge, faults, nothing_but_the_judge
-from testset_gen.attempts import Rejection
-from testset_gen.llm_generator import generate_with_llm, summarise
-from testset_gen.offline import ShortfallWarning, generate_offline
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.llm.evolutions import EVOLUTION_PROMPTS
+from testset_gen.graph.knowledge_graph import KnowledgeGraph, build_graph
+from testset_gen.documents.ingest import load_documents
+from testset_gen.llm.judge_faults import TalliedJudge, faults, nothing_but_the_judge
+from testset_gen.llm.attempts import Rejection
+from testset_gen.llm.evolution_writer import generate_with_llm, summarise
+from testset_gen.offline.generator import ShortfallWarning, generate_offline
 from testset_gen.record import Testset
 
 log = logging.getLogger("testset_gen")
@@ -125,7 +125,7 @@ def _english_only(documents: Sequence[Document], chunks: Sequence[Chunk]
 
     The offline generator's rules are English grammar; on German they wrote "Who ist Berlin
     die?". One warning names every skipped file with its language."""
-    from testset_gen.language import detect_language, language_name
+    from testset_gen.documents.language import detect_language, language_name
 
     keep: list[Document] = []
     foreign: dict[str, list[str]] = {}
@@ -184,9 +184,9 @@ async def agenerate(
         raise ValueError("size must be at least 1")
     synthesis = any(x is not None for x in (synthesizers, personas, query_styles, query_lengths))
     if synthesis:
-        from testset_gen.personas import DEFAULT_PERSONAS, load_personas
-        from testset_gen.query_style import parse_lengths, parse_styles
-        from testset_gen.synthesis import parse_synthesizers
+        from testset_gen.llm.personas import DEFAULT_PERSONAS, load_personas
+        from testset_gen.llm.query_style import parse_lengths, parse_styles
+        from testset_gen.llm.synthesis import parse_synthesizers
 
         shares = parse_synthesizers(synthesizers)
         given_personas = (None if personas is None or isinstance(personas, int)
@@ -235,7 +235,7 @@ async def agenerate(
         "prompts": cache_key({k: p.model_dump(mode="json") for k, p in EVOLUTION_PROMPTS.items()})[:16],
     }
     if synthesis:
-        from testset_gen.synthesizers import SYNTHESIZER_PROMPTS
+        from testset_gen.llm.synthesizers import SYNTHESIZER_PROMPTS
 
         settings.update(summaries=False, synthesis={
             "styles": style_shares, "lengths": length_shares,
@@ -266,7 +266,7 @@ async def agenerate(
         used_personas: list[Any] = []
         prepared = None
         if synthesis and llm is not None:
-            from testset_gen.synthesis import prepare, synthesize
+            from testset_gen.llm.synthesis import prepare, synthesize
 
             seeds = [c for c in chunks if c.tokens >= MIN_SEED_TOKENS] or list(chunks)
             with progress_bar(len(seeds), "profiling chunks", enabled=show_progress) as profiled:

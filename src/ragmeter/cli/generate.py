@@ -37,8 +37,8 @@ def _print_warnings(caught: list[warnings.WarningMessage], skip_files: bool = Fa
     """Each warning once; with ``skip_files`` the per-file skip, language and shortfall
     warnings are left to the report printed after the run (a file is named once, not twice)."""
     from testset_gen.generator import LanguageWarning
-    from testset_gen.ingest import IngestWarning
-    from testset_gen.offline import ShortfallWarning
+    from testset_gen.documents.ingest import IngestWarning
+    from testset_gen.offline.generator import ShortfallWarning
 
     seen: set[str] = set()
     for w in caught:
@@ -163,9 +163,9 @@ def graph_build(
     """Read documents, cut them into chunks and save their knowledge graph (no LLM)."""
     with plain_errors():
         check_all(("local", "docs"), "reading documents")  # unstructured splits sentences with spaCy
-    from testset_gen.chunking import chunk_documents
-    from testset_gen.graph import build_graph
-    from testset_gen.ingest import load_documents
+    from testset_gen.documents.chunking import chunk_documents
+    from testset_gen.graph.knowledge_graph import build_graph
+    from testset_gen.documents.ingest import load_documents
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -186,7 +186,7 @@ def graph_stats(
     path: Path = typer.Argument(..., help="A graph saved by `ragmeter graph build` or `generate --graph-out`.", exists=True, dir_okay=False),
 ) -> None:
     """Print what a saved knowledge graph holds: nodes, edges by kind, entities."""
-    from testset_gen.graph import KnowledgeGraph
+    from testset_gen.graph.knowledge_graph import KnowledgeGraph
 
     try:
         graph = KnowledgeGraph.load(path)

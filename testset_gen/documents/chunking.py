@@ -30,10 +30,10 @@ import bisect
 from dataclasses import dataclass
 from typing import Iterable
 
-from testset_gen.document import Chunk, Document
-from testset_gen.near_duplicates import duplicate_indices
-from testset_gen.sentence_split import sentence_spans
-from testset_gen.token_count import TokenCounter, default_counter
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.documents.near_duplicates import duplicate_indices
+from testset_gen.documents.sentence_split import sentence_spans
+from testset_gen.documents.token_count import TokenCounter, default_counter
 
 
 @dataclass(frozen=True)

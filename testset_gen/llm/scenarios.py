@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from testset_gen.graph import KnowledgeGraph
-from testset_gen.relationships import normalise
+from testset_gen.graph.knowledge_graph import KnowledgeGraph
+from testset_gen.graph.relationships import normalise
 
 SYNTHESIZERS: tuple[str, ...] = ("single_hop_specific", "multi_hop_specific", "multi_hop_abstract")
 MAX_ABSTRACT_CHUNKS = 3

@@ -32,7 +32,7 @@ document), ``similar`` (cosine of the embeddings >= the threshold; ``score``),
 ``shared_entity`` (``shared``: the names both chunks mention, values such as dates left out),
 ``shared_keyphrase`` (``shared``: the keyphrases both have). The synthesizer path adds
 ``entity_overlap``, ``theme_overlap`` and ``summary_similar`` from the chunks' LLM profiles
-(``testset_gen.relationships``), and the profile on each chunk node (``headline``,
+(``testset_gen.graph.relationships``), and the profile on each chunk node (``headline``,
 ``summary``, ``themes``, ``llm_entities``).
 """
 
@@ -48,12 +48,12 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import networkx as nx
 import numpy as np
 
-from testset_gen.document import Chunk, Document
-from testset_gen.extract import KEYPHRASES_PER_CHUNK, extract
+from testset_gen.documents.document import Chunk, Document
+from testset_gen.graph.extract import KEYPHRASES_PER_CHUNK, extract
 
 EDGE_KINDS: tuple[str, ...] = ("contains", "next", "similar", "shared_entity", "shared_keyphrase")
 PROFILE_EDGE_KINDS: tuple[str, ...] = ("entity_overlap", "theme_overlap", "summary_similar")
-"""Added by the synthesizer path from the chunks' LLM profiles (``testset_gen.relationships``)."""
+"""Added by the synthesizer path from the chunks' LLM profiles (``testset_gen.graph.relationships``)."""
 ALL_EDGE_KINDS = EDGE_KINDS + PROFILE_EDGE_KINDS
 SYMMETRIC_KINDS = frozenset({"similar", "shared_entity", "shared_keyphrase", *PROFILE_EDGE_KINDS})
 FORMAT_VERSION = 1

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence, Union
 
-from testset_gen.document import Document
-from testset_gen.file_readers import FORMATS, ParsedFile, ParseError, parse_file
+from testset_gen.documents.document import Document
+from testset_gen.documents.file_readers import FORMATS, ParsedFile, ParseError, parse_file
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +143,9 @@ def _document_from_file(parsed: ParsedFile, source: str, path: Path) -> Document
     """Blocks joined by blank lines; ``pages`` records the offset where each page starts."""
     parts: list[str] = []
     pages: list[tuple[int, int]] = []
+    # each block's span and the format's label for it (``Title``, ``ListItem``, ``Table``):
+    # the offline recipes ask about sections, lists and tables (``documents.structure``)
+    spans: list[list[Any]] = []
     offset = 0
     for block in parsed.blocks:
         if parts:
@@ -150,10 +153,11 @@ def _document_from_file(parsed: ParsedFile, source: str, path: Path) -> Document
         if block.page is not None and (not pages or pages[-1][1] != block.page):
             pages.append((offset, block.page))
         parts.append(block.text)
+        spans.append([offset, offset + len(block.text), block.category])
         offset += len(block.text)
     text = _BLOCK_SEPARATOR.join(parts)
     title = parsed.first_title or parsed.declared_title or path.stem
-    metadata: dict[str, Any] = {"format": parsed.format}
+    metadata: dict[str, Any] = {"format": parsed.format, "blocks": spans}
     if parsed.declared_title:
         metadata["declared_title"] = parsed.declared_title
     return Document.make(text, source, title=title, pages=pages, metadata=metadata)

@@ -26,8 +26,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from testset_gen.enrichment import ChunkProfile
-from testset_gen.graph import MAX_ENTITY_SHARE, KnowledgeGraph
+from testset_gen.graph.enrichment import ChunkProfile
+from testset_gen.graph.knowledge_graph import MAX_ENTITY_SHARE, KnowledgeGraph
 
 MAX_THEME_SHARE = 0.2
 """Themes are broader than names, so a theme may be on more chunks before it stops linking

@@ -23,7 +23,7 @@ from pydantic import BaseModel, Field
 from ragmeter.errors import JudgeError
 from ragmeter.judges.protocol import FreeFormJudge, Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence_numbered
-from testset_gen.document import Chunk
+from testset_gen.documents.document import Chunk
 
 BATCH = 6
 """Chunks profiled per call (of one document). At 256 tokens a chunk, six make a prompt of

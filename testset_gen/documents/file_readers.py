@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ragmeter.extras import require
-from testset_gen.unstructured_offline import IngestSetupError, quiet_unstructured
+from testset_gen.documents.unstructured_offline import IngestSetupError, quiet_unstructured
 
 FORMATS: dict[str, str] = {
     ".md": "markdown",
@@ -39,8 +39,8 @@ FORMATS: dict[str, str] = {
 }
 """File extension (lower case) -> format name, for every format ``parse_file`` reads."""
 
-from testset_gen.table_rows import table_rows
-from testset_gen.text_cleanup import clean_block, separate_headings
+from testset_gen.documents.table_rows import table_rows
+from testset_gen.documents.text_cleanup import clean_block, separate_headings
 
 _LANGUAGES = ["eng"]  # skips unstructured's random language detection (see unstructured_offline)
 

@@ -144,7 +144,7 @@ def wrong_language(texts: Sequence[str], contexts: Sequence[str]) -> str | None:
 
     A question in German about English documents is useless for an English RAG test set, and
     the critic, an LLM reading both, often passes it as answerable."""
-    from testset_gen.language import detect_language, language_name
+    from testset_gen.documents.language import detect_language, language_name
 
     written = detect_language(" ".join(texts))
     source = detect_language(" ".join(contexts))

@@ -23,12 +23,12 @@ from pydantic import BaseModel, Field
 from ragmeter.errors import JudgeError
 from ragmeter.judges.protocol import Judge
 from ragmeter.prompts.fencing import DATA_NOTICE, fence
-from testset_gen.attempts import Journal, Rejection, Slot, attempt_slots
-from testset_gen.critic import BATCH, Candidate, Review, Reviews, review_messages, reviews_by_number
+from testset_gen.llm.attempts import Journal, Rejection, Slot, attempt_slots
+from testset_gen.llm.critic import BATCH, Candidate, Review, Reviews, review_messages, reviews_by_number
 from testset_gen.distribution import plan_counts
-from testset_gen.document import Chunk, Document, content_id
-from testset_gen.evolutions import WrittenQuestion, rule_problems, writing_messages
-from testset_gen.judge_faults import wrong_language
+from testset_gen.documents.document import Chunk, Document, content_id
+from testset_gen.llm.evolutions import WrittenQuestion, rule_problems, writing_messages
+from testset_gen.llm.judge_faults import wrong_language
 from testset_gen.record import EVOLUTION_TYPES, TestsetRecord
 
 MAX_ATTEMPTS = 3

@@ -30,14 +30,14 @@ import numpy as np
 from ragmeter.errors import JudgeError
 from ragmeter.judges.protocol import FreeFormJudge, Judge
 from testset_gen.distribution import parse_shares, plan_counts
-from testset_gen.document import Chunk, content_id
-from testset_gen.enrichment import ChunkProfile, enrich
-from testset_gen.evolutions import refers_to_source
-from testset_gen.graph import KnowledgeGraph
-from testset_gen.judge_faults import wrong_language
-from testset_gen.attempts import Journal, Slot, attempt_slots
-from testset_gen.llm_generator import LLMGeneration
-from testset_gen.personas import (
+from testset_gen.documents.document import Chunk, content_id
+from testset_gen.graph.enrichment import ChunkProfile, enrich
+from testset_gen.llm.evolutions import refers_to_source
+from testset_gen.graph.knowledge_graph import KnowledgeGraph
+from testset_gen.llm.judge_faults import wrong_language
+from testset_gen.llm.attempts import Journal, Slot, attempt_slots
+from testset_gen.llm.evolution_writer import LLMGeneration
+from testset_gen.llm.personas import (
     DEFAULT_PERSONAS,
     GENERIC_PERSONA,
     Persona,
@@ -45,12 +45,12 @@ from testset_gen.personas import (
     match_persona,
     words,
 )
-from testset_gen.query_style import assign, length_problem, parse_lengths, parse_styles
+from testset_gen.llm.query_style import assign, length_problem, parse_lengths, parse_styles
 from testset_gen.record import EvolutionType, TestsetRecord
-from testset_gen.relationships import apply_profiles, link_chunks
-from testset_gen.scenarios import SYNTHESIZERS, Scenario, describe, scenarios
-from testset_gen.synthesis_critic import BATCH, Draft, SampleReview, SampleReviews, review_messages, reviews_in_order
-from testset_gen.synthesizers import WrittenSample, synthesis_messages
+from testset_gen.graph.relationships import apply_profiles, link_chunks
+from testset_gen.llm.scenarios import SYNTHESIZERS, Scenario, describe, scenarios
+from testset_gen.llm.synthesis_critic import BATCH, Draft, SampleReview, SampleReviews, review_messages, reviews_in_order
+from testset_gen.llm.synthesizers import WrittenSample, synthesis_messages
 
 DEFAULT_SYNTHESIZERS: dict[str, float] = {"single_hop_specific": 0.5, "multi_hop_specific": 0.25,
                                           "multi_hop_abstract": 0.25}

@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 from ragmeter.judges.protocol import Message
 from ragmeter.prompts.fencing import DATA_NOTICE, fence, fence_numbered
 from ragmeter.prompts.template import Example, TaskPrompt
-from testset_gen.personas import Persona
-from testset_gen.query_style import QUERY_LENGTHS, QUERY_STYLES
+from testset_gen.llm.personas import Persona
+from testset_gen.llm.query_style import QUERY_LENGTHS, QUERY_STYLES
 
 
 class WrittenSample(BaseModel):

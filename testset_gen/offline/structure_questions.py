@@ -1,0 +1,99 @@
+"""Every structure recipe run over a folder's pages: one parse for all of them, then each
+recipe, then the recipes that pair pages (comparisons, shared entities).
+
+Pages are read in a seeded order, ``PAGE_BATCH`` at a time, until there are a few times as
+many candidates as records asked (``wanted``): a large folder is not parsed whole for a
+small test set.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Mapping
+
+from ragmeter.text.syntax import parse
+from testset_gen.documents.structure import ITEM, PARAGRAPH
+from testset_gen.graph.knowledge_graph import KnowledgeGraph
+from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.pages import Page, graph_subject, read_pages
+from testset_gen.offline.recipes.causes import CAUSE, cause_questions
+from testset_gen.offline.recipes.comparisons import comparison_questions
+from testset_gen.offline.recipes.definitions import Definition, definition_questions, definitions_of
+from testset_gen.offline.recipes.lists import list_questions
+from testset_gen.offline.recipes.quantities import DURATION, LIFETIME, quantity_questions
+from testset_gen.offline.recipes.sections import section_questions
+from testset_gen.offline.recipes.shared_entities import bridge_questions
+from testset_gen.offline.recipes.shared_sections import shared_section_questions
+from testset_gen.offline.recipes.steps import step_questions
+from testset_gen.offline.recipes.tables import Fact, table_facts, table_questions
+
+PAGE_BATCH = 16
+
+_NUMBERISH = re.compile(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|lifetime|January|"
+                        r"February|March|April|June|July|August|September|October|November|December)\b")
+
+
+def _imperative(doc: "object") -> bool:
+    first = doc[0]  # type: ignore[index]
+    return first.tag_ == "VB" or (first.pos_ == "VERB" and first.lower_ == first.lemma_.lower()
+                                  and not first.lower_.endswith("ing"))
+
+
+def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definition]]:
+    headings = sorted({s.heading for p in pages for s in p.sections if s.heading})
+    items = sorted({b.text for p in pages for s in p.sections for b in s.blocks if b.kind == ITEM and b.text})
+    sentences = sorted({s for p in pages for sec in p.sections for b in sec.blocks if b.kind == PARAGRAPH
+                        for s, _, _ in p.sentences(b)
+                        if _NUMBERISH.search(s) or DURATION.search(s) or LIFETIME.search(s)
+                        or CAUSE.search(s)})
+    tagged = parse(headings + items, entities=False)
+    heading_tags = {h: (d[0].tag_, d[0].lemma_.lower()) for h, d in zip(headings, tagged) if len(d)}
+    # a heading alone is a poor sentence: "Overriding Defaults" parses as a name; inside
+    # "We are overriding defaults" the first word is a verb with its lemma
+    gerunds = [h for h in headings if h.split()[0].lower().endswith("ing")]
+    for h, d in zip(gerunds, parse([f"We are {h[:1].lower()}{h[1:]}" for h in gerunds], entities=False)):
+        if len(d) > 2 and d[2].tag_ == "VBG":
+            heading_tags[h] = ("VBG", d[2].lemma_.lower())
+    imperative = {t for t, d in zip(items, tagged[len(headings):]) if len(d) and _imperative(d)}
+    docs = dict(zip(sentences, parse(sentences)))
+    out: list[Candidate] = []
+    facts: list[Fact] = []
+    definitions: list[Definition] = []
+    for page in pages:
+        out += section_questions(page, heading_tags)
+        definitions += definitions_of(page)
+        out += definition_questions(page)
+        out += list_questions(page, imperative)
+        out += step_questions(page, imperative, heading_tags)
+        out += table_questions(page)
+        facts += table_facts(page)
+        out += cause_questions(page, docs)
+        asked, stated = quantity_questions(page, docs)
+        out += asked
+        facts += stated
+    return out, facts, definitions
+
+
+def structure_candidates(graph: KnowledgeGraph, names: Mapping[str, str], wanted: int,
+                         rng: random.Random) -> list[Candidate]:
+    """Candidates from the structure of the graph's documents; ``names``: document id ->
+    what it documents (``page_names``); reading stops at ``wanted`` single-page candidates."""
+    order = graph.document_ids()
+    rng.shuffle(order)
+    out: list[Candidate] = []
+    facts: list[Fact] = []
+    definitions: list[Definition] = []
+    pages: list[Page] = []
+    project = graph_subject(graph, names)
+    for start in range(0, len(order), PAGE_BATCH):
+        batch = read_pages(graph, names, order[start:start + PAGE_BATCH], project)
+        pages += batch
+        got, stated, defined = _read(batch)
+        out += got
+        facts += stated
+        definitions += defined
+        if len(out) >= wanted:
+            break
+    return (out + comparison_questions(facts) + bridge_questions(definitions, pages)
+            + shared_section_questions(pages))
