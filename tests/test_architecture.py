@@ -43,7 +43,7 @@ ALL = modules()
 LAYERS: list[set[str]] = [
     {"errors", "version", "names"},
     {"extras"},
-    {"calls", "text", "data", "testing"},
+    {"calls", "text", "data", "testing", "runtime"},
     {"conversations"},
     {"prompts"},
     {"judgements"},
@@ -68,9 +68,9 @@ not know the gate, the engine does not know the store or the files (its caller h
 file sinks)."""
 
 TESTSET_GEN_MAY_USE = {
-    "ragmeter", "ragmeter.calls", "ragmeter.data", "ragmeter.embedders", "ragmeter.engine", "ragmeter.errors",
+    "ragmeter", "ragmeter.calls", "ragmeter.data", "ragmeter.embedders", "ragmeter.errors",
     "ragmeter.extras", "ragmeter.judgements", "ragmeter.judges", "ragmeter.prompts", "ragmeter.testing",
-    "ragmeter.text",
+    "ragmeter.runtime", "ragmeter.text",
 }
 """The ragmeter packages testset_gen builds on: data, the judge seam and its vocabulary,
 prompts, text tools, the engine's loop. Not metrics, facts, results, the store or the faces."""
@@ -82,7 +82,7 @@ PUBLIC = {
     "ragmeter.embedders.sentence_transformer", "ragmeter.engine", "ragmeter.errors", "ragmeter.extras",
     "ragmeter.gate", "ragmeter.gate.run_comparison", "ragmeter.hub", "ragmeter.ingest", "ragmeter.judgements",
     "ragmeter.judges", "ragmeter.judges.adapt", "ragmeter.metrics", "ragmeter.monitor", "ragmeter.pytest_plugin",
-    "ragmeter.report", "ragmeter.result", "ragmeter.runs", "ragmeter.testing", "ragmeter.traces",
+    "ragmeter.report", "ragmeter.result", "ragmeter.runs", "ragmeter.runtime", "ragmeter.testing", "ragmeter.traces",
 }
 """The modules users import (docs/concepts.md lists them). Every other module, ``_x.py`` or
 not, is internal: it may change without notice, and the docs do not send users to it."""

@@ -28,7 +28,7 @@ from langchain_core.runnables import RunnableLambda, RunnableParallel, RunnableP
 from ragmeter import evaluate
 from ragmeter.adapters import run_app
 from ragmeter.adapters.langchain import judge_from
-from ragmeter.engine.loop import run_sync, shared_loop
+from ragmeter.runtime.loop import run_sync, shared_loop
 from ragmeter.testing import scripted_judge
 from ragmeter.testing.openai_server import OpenAIMockServer
 

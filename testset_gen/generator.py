@@ -22,8 +22,7 @@ from typing import Any, Mapping, Sequence
 
 from ragmeter.calls.cache import CacheSetting, cache_key, default_cache_dir, open_cache
 from ragmeter.calls.usage import Usage
-from ragmeter.engine.loop import run_sync
-from ragmeter.engine.progress import progress_bar
+from ragmeter.runtime import progress_bar, run_sync
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from testset_gen.documents.chunking import chunk_documents

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from ragmeter.engine import aevaluate as engine_aevaluate
 from ragmeter.engine import conversation_inputs
-from ragmeter.engine.loop import synchronous
+from ragmeter.runtime.loop import synchronous
 from ragmeter.result import EvaluationResult
 from ragmeter.runs import recorder_for
 from ragmeter.sinks import journal_for, result_file_for
@@ -60,7 +60,7 @@ evaluate = synchronous(aevaluate, """Score ``data`` (a file, a pandas DataFrame,
     ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
 
     Works from a plain script and from a notebook whose event loop is already running: the
-    run goes to ragmeter's one long-lived loop (``ragmeter.engine.loop``). In async code,
+    run goes to ragmeter's one long-lived loop (``ragmeter.runtime.loop``). In async code,
     ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
     """)
 

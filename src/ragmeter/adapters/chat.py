@@ -36,8 +36,8 @@ from ragmeter.adapters.output import context_text, read_output
 from ragmeter.adapters.run import AppError, defined_in, load_object
 from ragmeter.conversations import Message, load_conversations, read_message
 from ragmeter.data import Dataset, RowError
-from ragmeter.engine.loop import run_sync
-from ragmeter.engine.progress import progress_bar
+from ragmeter.runtime.loop import run_sync
+from ragmeter.runtime.progress import progress_bar
 from ragmeter.errors import AppFailed, InvalidOption
 
 ChatApp = Callable[[list[dict[str, Any]]], Any] | Callable[[list[dict[str, Any]]], Awaitable[Any]]

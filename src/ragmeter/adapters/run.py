@@ -25,8 +25,8 @@ from typing import Any, Awaitable, Callable
 
 from ragmeter.adapters.output import read_output
 from ragmeter.data import Dataset, Sample
-from ragmeter.engine.loop import run_sync
-from ragmeter.engine.progress import progress_bar
+from ragmeter.runtime.loop import run_sync
+from ragmeter.runtime.progress import progress_bar
 from ragmeter.errors import BadFile, InvalidOption
 
 App = Callable[[str], Any] | Callable[[str], Awaitable[Any]]

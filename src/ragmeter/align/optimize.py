@@ -34,7 +34,7 @@ from ragmeter.align.labels import LabelledSample, LabelSet
 from ragmeter.align.run import agreement_of
 from ragmeter.api import aevaluate
 from ragmeter.engine.core import close_models
-from ragmeter.engine.loop import run_sync
+from ragmeter.runtime.loop import run_sync
 from ragmeter.errors import InvalidOption, RagmeterError, UnknownMetric
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judgements.tasks import prompt_for

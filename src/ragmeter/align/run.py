@@ -21,7 +21,7 @@ from ragmeter.align.benchmark import BenchmarkFigures, benchmark_figures, load_b
 from ragmeter.align.labels import LabelSet, describe_errors, load_labels
 from ragmeter.align.ppi import MeanInterval, labels_mean, naive_mean, ppi_mean
 from ragmeter.api import aevaluate
-from ragmeter.engine.loop import run_sync
+from ragmeter.runtime.loop import run_sync
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.prompting import LAYOUTS
 from ragmeter.judges.protocol import Judge

@@ -147,7 +147,7 @@ def print_g_eval_steps(metrics: list[Metric], judge: Optional[str]) -> None:
     from ragmeter.cli.console import err, out
     from ragmeter.cli.exits import plain_errors
     from ragmeter.engine.core import close_models
-    from ragmeter.engine.loop import run_sync
+    from ragmeter.runtime.loop import run_sync
     from ragmeter.judgements import DEFAULT_PROMPTS
     from ragmeter.judges.spec import get_judge
 

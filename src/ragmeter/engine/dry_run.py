@@ -25,7 +25,7 @@ from ragmeter.data.stream import stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.core import build_judge
 from ragmeter.engine.evaluate import DEFAULT_METRICS, aevaluate
-from ragmeter.engine.loop import run_sync
+from ragmeter.runtime.loop import run_sync
 from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from ragmeter.metrics.base import Metric, get_metric

@@ -33,8 +33,8 @@ from ragmeter.data.stream import as_dataset, stream_samples
 from ragmeter.embedders.protocol import Embedder
 from ragmeter.engine.core import ResultSink, build_embedder, build_judge, close_models, score_stream
 from ragmeter.engine.sinks import JournalOpener, RecorderOpener, ResultFileOpener, ScoreKey
-from ragmeter.engine.loop import synchronous
-from ragmeter.engine.progress import progress_bar
+from ragmeter.runtime.loop import synchronous
+from ragmeter.runtime.progress import progress_bar
 from ragmeter.judgements import DEFAULT_PROMPTS
 from ragmeter.judgements.tasks import all_prompts
 from ragmeter.judges.options import JudgeOptions
@@ -243,6 +243,6 @@ evaluate = synchronous(aevaluate, """Score ``data`` (a file, a pandas DataFrame,
     ``Sample``s) with ``metrics``; the arguments are ``aevaluate``'s.
 
     Works from a plain script and from a notebook whose event loop is already running: the
-    run goes to ragmeter's one long-lived loop (``ragmeter.engine.loop``). In async code,
+    run goes to ragmeter's one long-lived loop (``ragmeter.runtime.loop``). In async code,
     ``await aevaluate(...)`` instead, so the caller's loop is not blocked.
     """)

@@ -46,7 +46,7 @@ from ragmeter.data.dataset import parse_items
 from ragmeter.data.stream import SampleStream, stream_samples
 from ragmeter.engine.core import ResultSink, build_judge, close_models, score_stream
 from ragmeter.engine.sinks import ResultFile, SampleRecorder, ScoreJournal, ScoreKey
-from ragmeter.engine.progress import progress_bar
+from ragmeter.runtime.progress import progress_bar
 from ragmeter.engine.ray_breaker import BreakerKeeper, SharedBreaker
 from ragmeter.errors import InvalidOption, InvalidOptionType, RagmeterError
 from ragmeter.extras import MissingExtra
