@@ -132,7 +132,7 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
             out.append((row, record))
             continue
         turns = record.get("turns") if isinstance(record, dict) else None
-        if hasattr(turns, "tolist"):  # a DataFrame cell
+        if turns is not None and hasattr(turns, "tolist"):  # a DataFrame cell
             turns = turns.tolist()
         if turns is None and isinstance(record, dict) and "messages" in record:
             turns = [m.get("content") for m in record["messages"] if isinstance(m, dict) and m.get("role") == "user"]

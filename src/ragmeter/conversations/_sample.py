@@ -187,7 +187,8 @@ class ConversationSample(Sample):
         """Each reply (an assistant message with text) with the user message before it, the
         messages before that, and its contexts."""
         turns: list[Turn] = []
-        user, since_user, start = "", [], 0
+        user, start = "", 0
+        since_user: list[Any] = []
         tool_names = {c.id: c.name for m in self.messages for c in m.tool_calls if c.id}
         for position, m in enumerate(self.messages):
             if m.role == "user":

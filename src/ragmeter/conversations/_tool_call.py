@@ -32,7 +32,7 @@ def _arguments(where: str, value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         try:
             value = json.loads(value)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise field_error(where, f"is not valid JSON ({exc.msg} at character {exc.pos})") from None
     if not isinstance(value, Mapping):
         raise field_error(where, f"expected a JSON object of arguments, got {type_name(value)}")

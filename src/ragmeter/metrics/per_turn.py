@@ -34,7 +34,8 @@ class PerTurn(Metric):
 
     def __init__(self, metric: "Metric | str") -> None:
         self.inner = get_metric(metric)
-        self.name = self.inner.name  # type: ignore[misc]  (the column users know it by)
+        # the column users know it by
+        self.name = self.inner.name  # type: ignore[misc]
         self.required = ("messages",)  # type: ignore[misc]
         self.uses_judge = self.inner.uses_judge  # type: ignore[misc]
         self.uses_embedder = self.inner.uses_embedder  # type: ignore[misc]
