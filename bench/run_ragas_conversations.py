@@ -24,18 +24,9 @@ import warnings
 
 from langchain_openai import ChatOpenAI
 from ragas.dataset_schema import MultiTurnSample
+from ragas_messages import ragas_message
 from ragas.llms import LangchainLLMWrapper
-from ragas.messages import AIMessage, HumanMessage, ToolCall, ToolMessage
 from ragas.metrics import AgentGoalAccuracyWithReference, TopicAdherenceScore
-
-
-def _message(m: dict):
-    if m["type"] == "human":
-        return HumanMessage(content=m["content"])
-    if m["type"] == "tool":
-        return ToolMessage(content=m["content"])
-    calls = [ToolCall(name=c["name"], args=c["arguments"]) for c in m["tool_calls"]]
-    return AIMessage(content=m["content"], tool_calls=calls or None)
 
 
 async def main() -> None:
@@ -52,7 +43,7 @@ async def main() -> None:
                "topic_adherence": TopicAdherenceScore(llm=llm, mode="f1")}
     out = {}
     for case in json.load(sys.stdin):
-        sample = MultiTurnSample(user_input=[_message(m) for m in case["messages"]], reference=case["reference"],
+        sample = MultiTurnSample(user_input=[ragas_message(m) for m in case["messages"]], reference=case["reference"],
                                  reference_topics=case["reference_topics"])
         out[case["id"]] = {name: float(await m.multi_turn_ascore(sample)) for name, m in metrics.items()}
     json.dump({"ragas": __import__("ragas").__version__, "scores": out}, sys.stdout)

@@ -19,17 +19,9 @@ import sys
 import warnings
 
 from ragas.dataset_schema import MultiTurnSample
-from ragas.messages import AIMessage, HumanMessage, ToolCall, ToolMessage
+from ragas.messages import ToolCall
+from ragas_messages import ragas_message
 from ragas.metrics import ToolCallAccuracy, ToolCallF1
-
-
-def _message(m: dict):
-    if m["type"] == "human":
-        return HumanMessage(content=m["content"])
-    if m["type"] == "tool":
-        return ToolMessage(content=m["content"])
-    calls = [ToolCall(name=c["name"], args=c["arguments"]) for c in m["tool_calls"]]
-    return AIMessage(content=m["content"], tool_calls=calls or None)
 
 
 async def main() -> None:
@@ -39,7 +31,7 @@ async def main() -> None:
     out = {}
     for case in cases:
         sample = MultiTurnSample(
-            user_input=[_message(m) for m in case["messages"]],
+            user_input=[ragas_message(m) for m in case["messages"]],
             reference_tool_calls=[ToolCall(name=c["name"], args=c["arguments"]) for c in case["reference_tool_calls"]],
         )
         with warnings.catch_warnings():

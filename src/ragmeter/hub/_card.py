@@ -225,17 +225,3 @@ def _how_to_load(written: Written, repo: str) -> str:
         "Private repos need a token (`hf auth login`, or `HF_TOKEN`)."
     )
 
-
-__all__ = [
-    "KINDS",
-    "Column",
-    "HubObject",
-    "HubUnreachable",
-    "Kind",
-    "kind_of",
-    "load_from_disk",
-    "load_from_hub",
-    "push_to_hub",
-    "reaching_the_hub",
-    "save_to_disk",
-]
