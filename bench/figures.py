@@ -344,6 +344,24 @@ def measure_vs_ragas() -> list[Figure]:
     ]
 
 
+# --- testset: hand ratings of generated test sets on fresh folders ---------------------------
+
+def measure_testset() -> list[Figure]:
+    """``bench/testset_ratings.py``: per fresh folder generated once and rated once, the share of
+    the size asked written, the types written and the share rated usable (a folder's first round
+    is blind, a later one development data)."""
+    from testset_ratings import round_figures, rating_rounds
+
+    figures: list[Figure] = []
+    for rnd in rating_rounds():
+        data = (f"{rnd.source}: `ragmeter generate FOLDER -n {rnd.asked}` (offline) at {rnd.generated_at}, "
+                "every record rated once by a person who did not read the generator's code "
+                "(bench/testset_hand_ratings.jsonl)")
+        figures += _fig(f"testset.{rnd.folder}", round_figures(rnd), data,
+                        "blind" if rnd.blind else "development")
+    return figures
+
+
 GROUPS = [
     Group("align", ALIGN_COMMAND, measure_align),
     Group("ragdev", RAG_COMMAND, measure_ragdev),
@@ -356,6 +374,7 @@ GROUPS = [
     Group("perf", ".venv/bin/python bench/bench_local.py --samples 400 --warmup 40 [--with-context-relevance]", measure_perf,
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("risk", ".venv/bin/python bench/risk_coverage.py --diagrams bench/reliability.md", measure_risk),
+    Group("testset", ".venv/bin/python bench/testset_ratings.py", measure_testset),
     Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
           measure_vs_ragas, (RAGAS_PYTHON,)),
 ]
@@ -574,7 +593,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 PREFIXES = {"align": "align", "ragdev": "ragdev", "ctxrel": "ctxrel", "answer": "answer_relevancy",
             "msmarco": "msmarco", "halueval": "halueval", "perf": "perf", "vs_ragas": "vs_ragas",
-            "risk": "risk"}
+            "risk": "risk", "testset": "testset"}
 
 
 def _prefixes(names: Sequence[str]) -> set[str]:
