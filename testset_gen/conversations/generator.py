@@ -84,7 +84,7 @@ def _top(reasons: Counter[str], n: int = 3) -> str:
 def _sections(chunks: Sequence[Chunk]) -> list[tuple[Chunk, ...]]:
     """Each chunk long enough to ask about, with the next chunk of its document (a section
     of two passages gives a follow-up something to ask)."""
-    out = []
+    out: list[tuple[Chunk, ...]] = []
     for i, c in enumerate(chunks):
         if c.tokens < MIN_SECTION_TOKENS:
             continue
@@ -200,8 +200,8 @@ async def _with_llm(llm: TalliedJudge, source: Any, size: int, turns: int, seed:
                 metadata={"structure": "same_section", "evidence": t.evidence,
                           "sources": [c.source_metadata() for c in used]}))
         if check_support and good:
-            verdicts = await _support([(t.standalone, t.ground_truth, t.reference_contexts) for t in good])
-            for n, (t, v) in enumerate(zip(list(good), verdicts), start=1):
+            verdicts = await _support([(g.standalone, g.ground_truth, g.reference_contexts) for g in good])
+            for n, v in enumerate(verdicts, start=1):
                 if v:
                     why += [f"turn {n}: {r}" for r in v]
                     good = good[:n - 1]
