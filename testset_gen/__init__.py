@@ -33,6 +33,9 @@ _EXPORTS = {
     "load_personas": "testset_gen.llm.personas",
     "QUERY_STYLES": "testset_gen.llm.query_style",
     "QUERY_LENGTHS": "testset_gen.llm.query_style",
+    "generate_conversations": "testset_gen.conversations.generator",
+    "agenerate_conversations": "testset_gen.conversations.generator",
+    "ConversationSet": "testset_gen.conversations.scenario",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -153,6 +153,28 @@ def _review_records(user: str) -> dict[str, Any]:
     return {"reviews": reviews}
 
 
+def _converse(user: str) -> str:
+    """The conversation writer: turn *k* asks about the *k*-th sentence of the section (the
+    first names its topic and the persona; the others are "And what about ...?" follow-ups
+    whose standalone form names the sentence's topic); its ground truth and evidence are
+    that sentence. ``BAD-JSON`` in the section: a reply that is not JSON."""
+    contexts = _tag(user, "context")
+    if any("BAD-JSON" in c for c in contexts):
+        return "Sorry, I cannot answer in JSON today."
+    wanted = int(m.group(1)) if (m := re.search(r"conversation of (\d+) user turns", user)) else 3
+    persona = _line(user, "Persona: ")
+    sentences = [s.strip() for c in contexts for s in _SENTENCE.split(c.strip()) if len(s.split()) >= 4]
+    turns = []
+    for k, sentence in enumerate(sentences[:wanted]):
+        standalone = f"What is stated about {_topic(sentence)}?"
+        question = (f"{persona} asks: what is stated about {_topic(sentence)}?" if k == 0
+                    else f"And what about {_topic(sentence, 3)}, then?")
+        turns.append({"question": question, "standalone_question": standalone,
+                      "ground_truth": sentence, "evidence": sentence})
+    topic = _topic(sentences[0]) if sentences else ""
+    return json.dumps({"subject": topic, "turns": turns})
+
+
 def respond(request: dict[str, Any]) -> str:
     """``chat_responder`` for ``OpenAIMockServer``: writer, critic and summariser by rule."""
     messages = request.get("messages") or []
@@ -168,6 +190,8 @@ def respond(request: dict[str, Any]) -> str:
         return json.dumps(_personas(user))
     if system.startswith("You write test queries"):
         return _synthesize(user)
+    if system.startswith("You write test conversations"):
+        return _converse(user)
     if system.startswith("You review test records"):
         return json.dumps(_review_records(user))
     if system.startswith("You summarise documents"):

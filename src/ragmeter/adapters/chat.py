@@ -139,8 +139,38 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
         if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):
             out.append((row, RowError(row=row, field="turns", message="a script needs its user turns: a non-empty list of texts")))
             continue
-        out.append((row, record))
+        out.append((row, {**record, "turns": turns}))  # turns read from messages are the script's turns
     return out
+
+
+def turn_references(script: dict[str, Any]) -> list[str | None]:
+    """The reply expected after each user turn, from a script whose ``messages`` hold the
+    reference conversation (``ragmeter generate --conversations`` writes them so): the
+    ``reference`` (else ``content``) of the first assistant message after each user
+    message; None where there is none. A script of bare ``turns`` has none, and neither has
+    one whose messages do not hold its turns."""
+    if not isinstance(script.get("messages"), list):
+        return []
+    out: list[str | None] = []
+    for m in script["messages"]:
+        if not isinstance(m, dict):
+            continue
+        if m.get("role") == "user":
+            out.append(None)
+        elif m.get("role") == "assistant" and out and out[-1] is None:
+            reference = m.get("reference") or m.get("content")
+            out[-1] = reference if isinstance(reference, str) and reference.strip() else None
+    return out if len(out) == len(script.get("turns") or out) else []
+
+
+def _with_reference(new: list[Message], reference: str | None) -> list[Message]:
+    """The app's messages for one turn, its last reply carrying the turn's ``reference``."""
+    if reference is None:
+        return new
+    for k in range(len(new) - 1, -1, -1):
+        if new[k].role == "assistant" and new[k].content.strip():
+            return [*new[:k], new[k].model_copy(update={"reference": reference}), *new[k + 1:]]
+    return new
 
 
 async def _call(app: ChatApp, messages: list[dict[str, Any]]) -> Any:
@@ -164,13 +194,15 @@ async def arun_chat(scripts: Any, app: ChatApp, *, system: str | None = None, co
     async def one(row: int, script: dict[str, Any], advance: Callable[[int], None]) -> None:
         messages: list[Message] = [Message(role="system", content=system)] if system else []
         failure = None
+        references = turn_references(script)
         async with gate:
             for turn, text in enumerate(script["turns"], start=1):
                 messages.append(Message(role="user", content=text))
                 try:
                     call = _call(app, _as_dicts(messages))
                     value = await (asyncio.wait_for(call, timeout) if timeout else call)
-                    messages.extend(reply_messages(value, messages, turn))
+                    reference = references[turn - 1] if turn <= len(references) else None
+                    messages.extend(_with_reference(reply_messages(value, messages, turn), reference))
                 except Exception as exc:  # noqa: BLE001 (recorded per conversation; the rest go on)
                     kind = "Timeout" if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) else type(exc).__name__
                     failure = f"turn {turn}: {kind}: {exc}" if str(exc) else f"turn {turn}: {kind}"

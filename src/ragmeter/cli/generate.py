@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 
 from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.conversation_sets import CONVERSATIONS_HELP, TURNS_HELP, write_conversations
 from ragmeter.cli.exits import plain_errors, print_error
 from ragmeter.cli.options import judge_option_group
 from ragmeter.extras import check, check_all
@@ -75,7 +76,7 @@ def _report(result: Any) -> Table:
 @judge_option_group
 def generate(
     docs: Path = typer.Argument(..., help="Folder of documents (read recursively: .md .txt .html .pdf .docx) or one file.", exists=True),
-    size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions."),
+    size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions (of conversations with --conversations)."),
     out_path: Path = typer.Option(Path("testset.jsonl"), "--out", "-o", help="Where to write the test set (JSONL, one record per line)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local (offline generator, no key) | openai:MODEL | openai:MODEL@URL | ollama:MODEL | azure:DEPLOYMENT@URL"),
     distribution: str = typer.Option("simple=0.5,reasoning=0.25,multi_context=0.25", "--distribution", "-d", help="Shares of simple, reasoning, multi_context, conditional."),
@@ -94,12 +95,20 @@ def generate(
     query_styles: Optional[str] = typer.Option(None, "--query-styles", help="Synthesizers: shares of web_search, conversational, misspelled, formal (default equal)."),
     query_lengths: Optional[str] = typer.Option(None, "--query-lengths", help="Synthesizers: shares of short, medium, long (default equal)."),
     embedder: Optional[str] = typer.Option(None, "--embedder", help="Synthesizers: link chunks whose LLM summaries are similar, with this embedder (local | openai:MODEL[@URL])."),
+    conversations: bool = typer.Option(False, "--conversations", help=CONVERSATIONS_HELP),
+    turns: int = typer.Option(3, "--turns", min=2, max=6, help=TURNS_HELP),
     judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Generate a test set (question, ground truth, reference contexts) from documents."""
     with plain_errors():
         # it parses with spaCy (from [local]) with any judge, and reads files with [docs]
         check_all(("local", "docs"), "the test-set generator")
+    if conversations:
+        setup_logging(verbose)
+        write_conversations(docs, size, turns, out_path, judge=judge, seed=seed, cache=_cache(cache_dir, no_cache),
+                            quiet=quiet, judge_options=judge_options, personas=personas,
+                            chunk_tokens=chunk_tokens, overlap_tokens=overlap_tokens)
+        return
     from ragmeter.calls.redact import mask_secrets
     from testset_gen.generator import generate as run_generate
 
