@@ -38,7 +38,8 @@ from ragmeter.traces._records import RecordFile
 from ragmeter.traces._sessions import (conversations_from_spans, has_sessions, ingest_otlp_conversations,
                                        session_of_span)
 from ragmeter.traces._traces import ingest_otlp, sample_of_trace, samples_from_spans
-from ragmeter.traces._traffic import read_records, read_traffic_file
+from ragmeter.traces._traffic import (read_conversation_traffic_file, read_records, read_traffic_file,
+                                      traffic_has_sessions)
 
 
 def langchain_handler(path: str | Path, **options: Any) -> Any:
@@ -57,5 +58,5 @@ def llamaindex_handler(path: str | Path, **options: Any) -> Any:
 
 __all__ = ["InputProblem", "ProblemHandler", "RecordFile", "Span", "TraceFileError", "conversations_from_spans",
            "has_sessions", "ingest_otlp", "ingest_otlp_conversations", "langchain_handler", "llamaindex_handler",
-           "log_problem", "raise_problem", "read_records", "read_spans", "read_traffic_file", "sample_of_trace",
-           "samples_from_spans", "session_of_span"]
+           "log_problem", "raise_problem", "read_conversation_traffic_file", "read_records", "read_spans", "read_traffic_file", "sample_of_trace",
+           "samples_from_spans", "session_of_span", "traffic_has_sessions"]
