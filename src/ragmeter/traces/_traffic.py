@@ -121,8 +121,8 @@ def read_conversation_traffic_file(path: str | Path, on_problem: ProblemHandler 
         dataset = load_conversations(path, retrieval_tools=retrieval_tools or None)
         for error in dataset.errors:
             report(InputProblem(source=str(path), line=error.line, field=error.field, message=error.message))
-        for chat in dataset.samples:
-            yield chat.to_record()
+        for sample in dataset.samples:
+            yield sample.to_record()
     except OSError as exc:
         report(InputProblem(source=str(path), message=f"cannot be read ({exc.strerror or exc})"))
     except UnicodeDecodeError as exc:
