@@ -249,11 +249,14 @@ def test_monitor_scores_the_chats_of_the_traces_end_to_end(tmp_path, monkeypatch
     assert run.summary["agent_goal_accuracy"].mean == 0.5
     faith = {w.metric: w for w in report.metrics}["faithfulness"]
     assert faith.mean == 1.0  # every turn with contexts says the passage it retrieved
-    # the same from the command line, the first production run to compare with: no alert
+    # the same from the command line with the local judge alone: faithfulness compared with the
+    # run above (no drop), the conversation judgement declined and said so
     done = CliRunner().invoke(app, ["monitor", str(otlp_file(tmp_path / "t2.json", two_session_chat())),
-                                    "-m", "faithfulness", "--window", "0", "--store", store, "-q"])
+                                    "-m", "faithfulness,agent_goal_accuracy", "--window", "0", "--store", store, "-q"])
     assert done.exit_code == 0, done.output
     assert "scored 2 of 2 conversations in the window" in done.output
+    assert "faithfulness: ok: 1.000 now against 1.000" in done.output
+    assert "agent_goal_accuracy: not scored in this window (NeedsLLMJudge" in done.output
     # --single-turn: the same traces as five samples
     single = CliRunner().invoke(app, ["monitor", str(tmp_path / "t2.json"), "-m", "faithfulness", "--window", "0",
                                       "--store", str(tmp_path / "other.db"), "-q", "--single-turn"])

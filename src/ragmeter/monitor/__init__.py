@@ -123,10 +123,15 @@ def monitor(
         stats = current.summary.get(name) if current and current.summary else None
         means = (r.summary[name].mean for r in before if r.summary and name in r.summary)
         recent_means = [m for m in means if m is not None][:recent]
-        watches.append(watch_metric(
+        watch = watch_metric(
             name, stats.mean if stats else None, stats.ci_low if stats else None, stats.ci_high if stats else None,
             recent_means, lower_is_better=name in result.info.lower_is_better,
-        ))
+        )
+        if watch.mean is None:
+            failed = next((s.scores[name].error for s in result.samples
+                           if name in s.scores and s.scores[name].error is not None), None)
+            watch.unscored = f"{failed.kind}: {failed.message}" if failed is not None else None
+        watches.append(watch)
     the_store.close()
     return MonitorReport(run=record.run, window=seen, sampled=len(window), metrics=watches, records=read,
                          skipped=skipped, conversations=chats)

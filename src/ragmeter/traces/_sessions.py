@@ -18,18 +18,21 @@ Per turn (trace), the messages are:
 
 - the user's message: the root span's ``input.value`` (from a JSON input, its ``question``,
   ``query``, ``input`` or ``query_str`` field), else the last ``user`` message of the first
-  LLM span's ``llm.input_messages``;
-- the assistant's tool calls: each LLM span whose output message has
+  LLM span that has one in ``llm.input_messages`` (an agent framework's root span records
+  its whole workflow state, not the question);
+- the assistant's tool calls: each outermost LLM span whose output message has
   ``message.tool_calls.K.tool_call.function.name`` / ``.arguments`` (a JSON string) / ``.id``
-  gives an assistant message with those calls, placed when the span ended. Each outermost
-  TOOL span is that call's result (its ``output.value``), matched by ``tool_call.id`` or
-  ``tool.id`` when the span has one, else by the tool's name (``tool.name``) in call order. A
-  TOOL span no LLM span asked for (a tool the app calls itself) is a call of its own: its
-  arguments are ``tool_call.function.arguments``, else its ``input.value`` when that is a JSON
-  object, else ``{"input": <the text>}``. ``tool.parameters`` is not read for arguments: the
-  conventions define it as the tool's parameter schema, not the values of one call. A call
-  with no TOOL span takes its result from a later LLM span's ``tool`` input message with the
-  call's id, when there is one;
+  gives an assistant message with those calls, placed when the span ended (an LLM span
+  inside another is the same call seen twice, as LlamaIndex's ``achat`` wraps ``chat``).
+  Each outermost TOOL span is a call's result, matched by ``tool_call.id`` or ``tool.id``
+  when the span has one, else by the tool's name (``tool.name``) in call order. The result
+  is what the model was given back (the ``tool`` input message of an LLM span with the call's
+  id), else the span's ``output.value``: a framework often records its own result object
+  there, while the model read the text. A TOOL span no LLM span asked for (a tool the app
+  calls itself) is a call of its own: its arguments are ``tool_call.function.arguments``,
+  else its ``input.value`` when that is a JSON object (LlamaIndex's ``{"kwargs": {...}}``
+  unwrapped), else ``{"input": <the text>}``. ``tool.parameters`` is not read for arguments:
+  the conventions define it as the tool's parameter schema, not the values of one call;
 - the final answer: the last LLM span (by end) whose output message has text and no tool
   calls, else the root's ``output.value``;
 - the turn's contexts: the documents the trace retrieved, as ``ingest_otlp`` reads them
@@ -58,7 +61,7 @@ from ragmeter.conversations import ConversationSample, Message, ToolCall
 from ragmeter.errors import InvalidInput
 from ragmeter.traces._otlp import Malformed, Span, read_spans
 from ragmeter.traces._problems import InputProblem, ProblemHandler, describe, log_problem
-from ragmeter.traces._traces import distinct_spans, retrieved_documents, text_of, trace_root
+from ragmeter.traces._traces import distinct_spans, retrieved_documents, text_of, trace_root, within
 
 SESSION_ATTRIBUTES = ("session.id", "gen_ai.conversation.id", "conversation.id")
 """Span attributes naming the conversation a trace belongs to, the first found winning."""
@@ -110,7 +113,7 @@ def _indexed(span: Span, prefix: str) -> dict[int, dict[str, Any]]:
     return dict(sorted(found.items()))
 
 
-def _arguments(value: Any, field: str, span: Span) -> dict[str, Any]:
+def _arguments(value: Any, attribute: str, span: Span) -> dict[str, Any]:
     """A call's arguments from their JSON string (or an object already); ``Malformed`` naming
     the attribute when they are neither."""
     if value is None or value == "":
@@ -119,11 +122,12 @@ def _arguments(value: Any, field: str, span: Span) -> dict[str, Any]:
         try:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
-            raise Malformed(field, f"not valid JSON ({exc.msg} at character {exc.pos})", span=span.span_id) from None
+            raise Malformed(attribute, f"not valid JSON ({exc.msg} at character {exc.pos})",
+                            span=span.span_id) from None
         except RecursionError:
-            raise Malformed(field, "JSON nested too deep to read", span=span.span_id) from None
+            raise Malformed(attribute, "JSON nested too deep to read", span=span.span_id) from None
     if not isinstance(value, dict):
-        raise Malformed(field, f"expected a JSON object of arguments, got {describe(value)}", span=span.span_id)
+        raise Malformed(attribute, f"expected a JSON object of arguments, got {describe(value)}", span=span.span_id)
     return value
 
 
@@ -212,14 +216,7 @@ def turn_of_trace(spans: list[Span]) -> TraceTurn:
     by_id = {s.span_id: s for s in spans}
 
     def inside(span: Span, kind: str) -> bool:
-        seen = set()
-        parent = by_id.get(span.parent_id or "")
-        while parent is not None and parent.span_id not in seen:
-            if parent.kind == kind:
-                return True
-            seen.add(parent.span_id)
-            parent = by_id.get(parent.parent_id or "")
-        return False
+        return within(span, kind, by_id)
 
     ordered = sorted(spans, key=lambda s: s.start)
     # an LLM span inside another is the same call seen twice (achat wrapping chat)

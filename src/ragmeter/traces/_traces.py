@@ -110,6 +110,19 @@ def trace_root(spans: list[Span]) -> Span:
     return min((s for s in spans if s.parent_id not in ids), key=lambda s: s.start)
 
 
+def within(span: Span, kind: str, by_id: dict[str, Span]) -> bool:
+    """Whether an ancestor of ``span`` (its trace's spans by id) is of OpenInference ``kind``:
+    a retriever inside a retriever, an LLM call inside another, is the same work seen twice."""
+    seen = set()
+    parent = by_id.get(span.parent_id or "")
+    while parent is not None and parent.span_id not in seen:
+        if parent.kind == kind:
+            return True
+        seen.add(parent.span_id)
+        parent = by_id.get(parent.parent_id or "")
+    return False
+
+
 def retrieved_documents(spans: list[Span]) -> list[tuple[str, str | None]]:
     """``(content, id)`` of the documents the trace's app used, in rank order: the outermost
     RERANKER spans' output documents when there are any, else the outermost RETRIEVER spans'
@@ -117,14 +130,7 @@ def retrieved_documents(spans: list[Span]) -> list[tuple[str, str | None]]:
     by_id = {s.span_id: s for s in spans}
 
     def inside(span: Span, kind: str) -> bool:
-        seen = set()
-        parent = by_id.get(span.parent_id or "")
-        while parent is not None and parent.span_id not in seen:
-            if parent.kind == kind:
-                return True
-            seen.add(parent.span_id)
-            parent = by_id.get(parent.parent_id or "")
-        return False
+        return within(span, kind, by_id)
 
     ordered = sorted(spans, key=lambda s: s.start)
     rerankers = [s for s in ordered if s.kind == "RERANKER" and not inside(s, "RERANKER")]
