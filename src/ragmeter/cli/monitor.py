@@ -3,6 +3,10 @@
 A malformed line, span or record of the traffic is named on stderr ("skipped: FILE, line N,
 ...") and left out; the good records are sampled and scored, and the exit code is theirs.
 Exit 1 as well when nothing was scored: no record could be read, or none is in the window.
+
+Traces whose spans carry session ids (a chat app's) are scored as conversations, one per
+session, unless ``--single-turn`` says otherwise; ``--conversations`` forces it (for JSON
+Lines of conversation records too).
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ def monitor(
     tag: list[str] = typer.Option([], "--tag", help="More tags for the recorded run (it always gets 'production')."),
     store: Optional[str] = typer.Option(None, "--store", help="Run store: a path or SQLAlchemy URL (default $RAGMETER_RUNS, else .ragmeter/runs.db)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    conversations: Optional[bool] = typer.Option(None, "--conversations/--single-turn", help="Score chats: OTLP traces grouped by session id (or JSON Lines of conversation records), one conversation per session. Default: chats when the traces carry session ids."),
+    retrieval_tool: list[str] = typer.Option([], "--retrieval-tool", help="With chats: a tool whose results are a turn's contexts when it has no retriever span (repeatable)."),
     judge_options: JudgeOptions = JudgeOptions(),
 ) -> None:
     """Sample the traffic window, score it, record it tagged 'production', and exit 1 when a
@@ -46,7 +52,8 @@ def monitor(
     with plain_errors():
         report = run_monitor(traffic, metrics=[m.strip() for m in metrics.split(",") if m.strip()], judge=judge,
                              hours=hours or None, size=size, seed=seed, store=store, tags=tag, recent=recent,
-                             show_progress=not quiet, on_problem=named, judge_options=judge_options)
+                             show_progress=not quiet, on_problem=named, judge_options=judge_options,
+                             conversations=conversations, retrieval_tools=retrieval_tool)
     if report.run is None:
         if report.records == 0 and report.skipped:
             fail(f"nothing could be read from the traffic: {len(report.skipped)} malformed part(s), each named above",
@@ -55,7 +62,8 @@ def monitor(
             fail("nothing scored: the traffic holds no records", EXIT_FAILED)
         fail(f"no traffic in the window: {report.records} records read, none in the last {hours or 0:g} hours; nothing "
              "scored", EXIT_FAILED)
-    out.print(f"scored {report.sampled} of {report.window} samples in the window; recorded as run {report.run}",
+    unit = "conversations" if report.conversations else "samples"
+    out.print(f"scored {report.sampled} of {report.window} {unit} in the window; recorded as run {report.run}",
               highlight=False)
     if report.skipped:
         err.print(f"{len(report.skipped)} malformed part(s) of the traffic skipped, each named above", highlight=False)

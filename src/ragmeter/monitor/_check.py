@@ -25,8 +25,13 @@ class MetricWatch(BaseModel):
     recent_runs: int
     drop: float | None = None
     alert: bool = False
+    unscored: str | None = None
+    """Why no sample got a score, when none did (the first error: a local judge's
+    ``NeedsLLMJudge`` for a conversation judgement, a missing input...)."""
 
     def message(self) -> str:
+        if self.mean is None and self.unscored:
+            return f"{self.metric}: not scored in this window ({self.unscored})"
         if self.recent_mean is None or self.mean is None:
             return f"{self.metric}: no recent production run to compare with"
         margin = self.mean - self.ci_low if self.ci_low is not None else 0.0

@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
-from ragmeter.traces import ProblemHandler, read_traffic_file
+from ragmeter.traces import ProblemHandler, read_conversation_traffic_file, read_traffic_file
 
 
 def read_traffic(paths: Iterable[str | Path], on_problem: ProblemHandler | None = None) -> Iterator[dict[str, Any]]:
@@ -21,6 +21,15 @@ def read_traffic(paths: Iterable[str | Path], on_problem: ProblemHandler | None 
     checked as a sample; each bad part is reported to ``on_problem`` (default: a warning)."""
     for path in paths:
         yield from read_traffic_file(path, on_problem)
+
+
+def read_conversation_traffic(paths: Iterable[str | Path], on_problem: ProblemHandler | None = None, *,
+                              retrieval_tools: Sequence[str] = ()) -> Iterator[dict[str, Any]]:
+    """Every good conversation in ``paths`` as a record: OTLP JSON traces grouped by session,
+    or JSON Lines of conversation records; each bad part is reported to ``on_problem``. A
+    conversation's time (``metadata.started``) is when its first turn started."""
+    for path in paths:
+        yield from read_conversation_traffic_file(path, on_problem, retrieval_tools=retrieval_tools)
 
 
 def sample_window(records: Iterable[dict[str, Any]], *, hours: float | None, size: int | None, seed: int = 0,

@@ -9,6 +9,13 @@ or record straight from the app with a callback handler that writes the same rec
     chain.invoke(q, config={"callbacks": [langchain_handler("traffic.jsonl")]})
     Settings.callback_manager = CallbackManager([llamaindex_handler("traffic.jsonl")])
 
+Chats: the traces of one session (``session.id``, see ``ingest_otlp_conversations``) become
+one ``ConversationSample``, a trace per turn, tool spans as tool calls and retriever spans as
+the turn's contexts::
+
+    from ragmeter.traces import ingest_otlp_conversations
+    chats = list(ingest_otlp_conversations("traces.json"))
+
 A record has ``id``, ``question``, ``answer``, ``contexts`` (rank order), optionally
 ``retrieved_context_ids``, and ``metadata.started`` (epoch seconds), which ``ragmeter
 monitor`` uses to pick a window of traffic.
@@ -28,8 +35,11 @@ from typing import Any
 from ragmeter.traces._otlp import Span, read_spans
 from ragmeter.traces._problems import InputProblem, ProblemHandler, TraceFileError, log_problem, raise_problem
 from ragmeter.traces._records import RecordFile
+from ragmeter.traces._sessions import (conversations_from_spans, has_sessions, ingest_otlp_conversations,
+                                       session_of_span)
 from ragmeter.traces._traces import ingest_otlp, sample_of_trace, samples_from_spans
-from ragmeter.traces._traffic import read_records, read_traffic_file
+from ragmeter.traces._traffic import (read_conversation_traffic_file, read_records, read_traffic_file,
+                                      traffic_has_sessions)
 
 
 def langchain_handler(path: str | Path, **options: Any) -> Any:
@@ -46,6 +56,7 @@ def llamaindex_handler(path: str | Path, **options: Any) -> Any:
     return RagmeterLlamaIndexHandler(path, **options)
 
 
-__all__ = ["InputProblem", "ProblemHandler", "RecordFile", "Span", "TraceFileError", "ingest_otlp", "langchain_handler",
-           "llamaindex_handler", "log_problem", "raise_problem", "read_records", "read_spans", "read_traffic_file",
-           "sample_of_trace", "samples_from_spans"]
+__all__ = ["InputProblem", "ProblemHandler", "RecordFile", "Span", "TraceFileError", "conversations_from_spans",
+           "has_sessions", "ingest_otlp", "ingest_otlp_conversations", "langchain_handler", "llamaindex_handler",
+           "log_problem", "raise_problem", "read_conversation_traffic_file", "read_records", "read_spans", "read_traffic_file", "sample_of_trace",
+           "samples_from_spans", "session_of_span", "traffic_has_sessions"]

@@ -41,6 +41,8 @@ class InputProblem(BaseModel):
     """The trace id, when known: a trace with a bad span is skipped whole."""
     span: str | None = None
     """The span id, when the span has one."""
+    session: str | None = None
+    """The session (conversation) id, for traces read as conversations."""
     path: str | None = None
     """Where in the request the bad part is (``resourceSpans[0].scopeSpans[1].spans[7]``),
     for a part with no usable id."""
@@ -53,6 +55,8 @@ class InputProblem(BaseModel):
         parts = [self.source] if self.source else []
         if self.line is not None:
             parts.append(f"line {self.line}")
+        if self.session is not None:
+            parts.append(f"session {_short(self.session)}")
         if self.trace is not None:
             parts.append(f"trace {_short(self.trace)}")
         if self.span is not None:

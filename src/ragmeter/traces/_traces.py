@@ -104,35 +104,49 @@ def distinct_spans(spans: list[Span]) -> list[Span]:
     return list(by_id.values())
 
 
+def trace_root(spans: list[Span]) -> Span:
+    """The span with no parent in the trace (the earliest, if several lost theirs)."""
+    ids = {s.span_id for s in spans}
+    return min((s for s in spans if s.parent_id not in ids), key=lambda s: s.start)
+
+
+def within(span: Span, kind: str, by_id: dict[str, Span]) -> bool:
+    """Whether an ancestor of ``span`` (its trace's spans by id) is of OpenInference ``kind``:
+    a retriever inside a retriever, an LLM call inside another, is the same work seen twice."""
+    seen = set()
+    parent = by_id.get(span.parent_id or "")
+    while parent is not None and parent.span_id not in seen:
+        if parent.kind == kind:
+            return True
+        seen.add(parent.span_id)
+        parent = by_id.get(parent.parent_id or "")
+    return False
+
+
+def retrieved_documents(spans: list[Span]) -> list[tuple[str, str | None]]:
+    """``(content, id)`` of the documents the trace's app used, in rank order: the outermost
+    RERANKER spans' output documents when there are any, else the outermost RETRIEVER spans'
+    documents, in start order."""
+    by_id = {s.span_id: s for s in spans}
+
+    def inside(span: Span, kind: str) -> bool:
+        return within(span, kind, by_id)
+
+    ordered = sorted(spans, key=lambda s: s.start)
+    rerankers = [s for s in ordered if s.kind == "RERANKER" and not inside(s, "RERANKER")]
+    if rerankers:  # the documents the app finally used
+        return [doc for span in rerankers for doc in _documents(span, "reranker.output_documents")]
+    retrievers = [s for s in ordered if s.kind == "RETRIEVER" and not inside(s, "RETRIEVER")]
+    return [doc for span in retrievers for doc in _documents(span, "retrieval.documents")]
+
+
 def sample_of_trace(spans: list[Span]) -> dict[str, Any]:
     """One trace's spans as a sample record (``question``, ``answer``, ``contexts``, ``id`` =
     the trace id, ``metadata`` with the trace's start time, root span and service).
     ``Malformed`` for spans that contradict each other (see ``distinct_spans``)."""
     spans = distinct_spans(spans)
-    by_id = {s.span_id: s for s in spans}
-    roots = sorted((s for s in spans if s.parent_id not in by_id), key=lambda s: s.start)
-    root = roots[0]
-
-    def inside(span: Span, kinds: tuple[str, ...]) -> bool:
-        seen = set()
-        parent = by_id.get(span.parent_id or "")
-        while parent is not None and parent.span_id not in seen:
-            if parent.kind in kinds:
-                return True
-            seen.add(parent.span_id)
-            parent = by_id.get(parent.parent_id or "")
-        return False
-
-    ordered = sorted(spans, key=lambda s: s.start)
-    retrievers = [s for s in ordered if s.kind == "RETRIEVER" and not inside(s, ("RETRIEVER",))]
-    rerankers = [s for s in ordered if s.kind == "RERANKER" and not inside(s, ("RERANKER",))]
-    documents: list[tuple[str, str | None]] = []
-    if rerankers:  # the documents the app finally used
-        for span in rerankers:
-            documents.extend(_documents(span, "reranker.output_documents"))
-    else:
-        for span in retrievers:
-            documents.extend(_documents(span, "retrieval.documents"))
+    root = trace_root(spans)
+    documents = retrieved_documents(spans)
     llms = sorted((s for s in spans if s.kind == "LLM"), key=lambda s: s.end)
     answer = _answer(llms[-1]) if llms else _answer(root)
     record: dict[str, Any] = {

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
+from ragmeter.conversations import load_conversations
 from ragmeter.data import RowError, Sample
 from ragmeter.data.dataset import parse_items
 from ragmeter.errors import InvalidInput
 from ragmeter.traces._problems import InputProblem, ProblemHandler, bad_text, describe, log_problem, not_json
+from ragmeter.traces._sessions import has_sessions, ingest_otlp_conversations
 from ragmeter.traces._text import text_lines, undecodable
 from ragmeter.traces._traces import ingest_otlp
 
@@ -89,6 +91,38 @@ def read_traffic_file(path: str | Path, on_problem: ProblemHandler | None = None
             return
         for record in read_records(path, report):
             yield record
+    except OSError as exc:
+        report(InputProblem(source=str(path), message=f"cannot be read ({exc.strerror or exc})"))
+    except UnicodeDecodeError as exc:
+        report(InputProblem(source=str(path), message=undecodable(exc)))
+
+
+def traffic_has_sessions(path: str | Path) -> bool:
+    """Whether the file is OTLP JSON whose spans carry a session id: the traffic of a chat app
+    (a file that cannot be read says no; the read that follows names why)."""
+    try:
+        return is_otlp(Path(path)) and has_sessions(path)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def read_conversation_traffic_file(path: str | Path, on_problem: ProblemHandler | None = None, *,
+                                   retrieval_tools: Sequence[str] = ()) -> Iterator[dict[str, Any]]:
+    """Every good conversation of one traffic file, as a record: OTLP JSON traces grouped by
+    session (``ingest_otlp_conversations``), or JSON Lines of conversation records (messages),
+    each bad part reported to ``on_problem`` (default: a warning) and skipped."""
+    report = on_problem or log_problem
+    path = Path(path)
+    try:
+        if is_otlp(path):
+            for chat in ingest_otlp_conversations(path, report, retrieval_tools=retrieval_tools):
+                yield chat.to_record()
+            return
+        dataset = load_conversations(path, retrieval_tools=retrieval_tools or None)
+        for error in dataset.errors:
+            report(InputProblem(source=str(path), line=error.line, field=error.field, message=error.message))
+        for sample in dataset.samples:
+            yield sample.to_record()
     except OSError as exc:
         report(InputProblem(source=str(path), message=f"cannot be read ({exc.strerror or exc})"))
     except UnicodeDecodeError as exc:
