@@ -18,7 +18,7 @@ returning, sync or async, one of:
 * a LlamaIndex ``AgentChatResponse`` (chat engines, agents): its ``sources`` become tool
   calls and results, its ``source_nodes`` the reply's contexts.
 
-``langchain_chat`` and ``llamaindex_chat`` turn an agent runnable and a chat engine into
+``langchain_chat`` and ``llamaindex_chat`` turn an agent runnable, a chat engine and a workflow agent into
 such a callable. A turn that fails ends its conversation there (the error in the
 conversation's ``metadata["app_error"]``), and the other conversations go on.
 """
