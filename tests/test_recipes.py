@@ -63,3 +63,12 @@ def test_framework_apps_are_run_and_evaluated(tmp_path, name):
     done = run(str(RECIPES / name), cwd=tmp_path)
     assert "8 questions answered" in done.stdout
     assert "faithfulness" in done.stdout and "summary score:" in done.stdout
+
+
+def test_langchain_agent_is_held_to_a_scripted_conversation_and_scored(tmp_path):
+    pytest.importorskip("langchain.agents")
+    pytest.importorskip("langchain_openai")
+    done = run(str(RECIPES / "langchain_agent.py"), cwd=tmp_path)
+    assert "search({'query': 'How high is Mount Kilimanjaro and in which country is it?'})" in done.stdout
+    assert "turn 1: 2 contexts" in done.stdout and "turn 3: 0 contexts" in done.stdout
+    assert "tool_call_accuracy   mean 1.000" in done.stdout and "faithfulness         mean" in done.stdout

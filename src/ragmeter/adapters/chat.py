@@ -18,7 +18,7 @@ returning, sync or async, one of:
 * a LlamaIndex ``AgentChatResponse`` (chat engines, agents): its ``sources`` become tool
   calls and results, its ``source_nodes`` the reply's contexts.
 
-``langchain_chat`` and ``llamaindex_chat`` turn an agent runnable and a chat engine into
+``langchain_chat`` and ``llamaindex_chat`` turn an agent runnable, a chat engine and a workflow agent into
 such a callable. A turn that fails ends its conversation there (the error in the
 conversation's ``metadata["app_error"]``), and the other conversations go on.
 """
@@ -30,7 +30,7 @@ import inspect
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Mapping, Sequence
 
 from ragmeter.adapters.output import context_text, read_output
 from ragmeter.adapters.run import AppError, defined_in, load_object
@@ -38,7 +38,7 @@ from ragmeter.conversations import Message, load_conversations, read_message
 from ragmeter.data import Dataset, RowError
 from ragmeter.runtime.loop import run_sync
 from ragmeter.runtime.progress import progress_bar
-from ragmeter.errors import AppFailed, InvalidOption
+from ragmeter.errors import AppFailed, InvalidOption, InvalidOptionType
 
 ChatApp = Callable[[list[dict[str, Any]]], Any] | Callable[[list[dict[str, Any]]], Awaitable[Any]]
 
@@ -94,6 +94,14 @@ def _agent_response(value: Any, turn: int) -> list[dict[str, Any]]:
     return messages + [reply]
 
 
+def new_part(returned: Sequence[Message], sent: Sequence[Message]) -> int:
+    """Where the app's own messages start in ``returned``: after the conversation sent, when
+    the whole conversation came back (agents return their state), else at 0."""
+    if len(returned) >= len(sent) and [(m.role, m.content) for m in returned[:len(sent)]] == [(m.role, m.content) for m in sent]:
+        return len(sent)
+    return 0
+
+
 def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Message]:
     """What the app added to the conversation, as messages (see the module docstring)."""
     if isinstance(value, dict) and "messages" in value:
@@ -102,8 +110,7 @@ def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Messa
         value = _agent_response(value, turn)
     if isinstance(value, (list, tuple)):
         read = [read_message(m, f"reply message {k}") for k, m in enumerate(value)]
-        if len(read) >= len(sent) and [(m.role, m.content) for m in read[:len(sent)]] == [(m.role, m.content) for m in sent]:
-            read = read[len(sent):]  # the whole conversation came back (agents do): the new part
+        read = read[new_part(read, sent):]
         if not read:
             raise AppFailed("the app returned no new message")
         return read
@@ -237,34 +244,126 @@ def run_chat(scripts: Any, app: ChatApp, *, system: str | None = None, concurren
                                       show_progress=show_progress))
 
 
-def langchain_chat(agent: Any) -> ChatApp:
-    """A LangChain agent (any runnable taking ``{"messages": [...]}`` and returning the
-    messages, as LangChain's and LangGraph's agents do) as a chat app: its tool calls and
-    tool results are kept in the conversation."""
+def _with_contexts(messages: list[Message], sent: int, contexts: list[str]) -> list[Message]:
+    """``messages`` with ``contexts`` on the last reply with text after the first ``sent``
+    (the turn's answer): what the turn retrieved is what that answer stands on."""
+    for k in range(len(messages) - 1, sent - 1, -1):
+        if messages[k].role == "assistant" and messages[k].content.strip():
+            return [*messages[:k], messages[k].model_copy(update={"contexts": contexts}), *messages[k + 1:]]
+    return messages
+
+
+def langchain_chat(agent: Any, *, retriever: Any = None, config: Mapping[str, Any] | None = None) -> ChatApp:
+    """A LangChain agent as a chat app: any runnable taking ``{"messages": [...]}`` and
+    returning the messages, as the graph ``langchain.agents.create_agent`` (LangGraph's
+    ``create_react_agent`` too) builds. Its ``AIMessage`` tool calls and ``ToolMessage``
+    results are kept in the conversation, in order.
+
+    The turn's contexts are the documents its retriever runs returned, recorded by a callback
+    handler of that turn's invocation (as ``langchain_app`` does for chains): a retriever
+    tool's ``ToolMessage`` is the documents joined into one text, while the callbacks keep
+    them one passage each, in rank order. They go on the turn's answer; a turn that
+    retrieved nothing has none (a ``retrieval_tools`` entry of the script still reads the tool
+    results then). ``retriever`` (the retriever or its run name) keeps only that retriever's
+    documents; ``config`` is passed to every invocation (its callbacks kept)."""
     from langchain_core.messages import convert_to_messages
 
+    from ragmeter.adapters.langchain import retrieval_recorder, with_callback
+
+    if not callable(getattr(agent, "ainvoke", None)):
+        raise InvalidOptionType(f"langchain_chat takes a LangChain agent (a runnable with .ainvoke), not a "
+                                f"{type(agent).__name__}")
+
     async def chat(messages: list[dict[str, Any]]) -> Any:
-        return await agent.ainvoke({"messages": convert_to_messages(messages)})
+        recorder = retrieval_recorder(retriever)
+        value = await agent.ainvoke({"messages": convert_to_messages(messages)}, config=with_callback(config, recorder))
+        documents = recorder.documents()  # type: ignore[attr-defined]
+        if not documents:
+            return value
+        returned = value["messages"] if isinstance(value, Mapping) and "messages" in value else value
+        if not isinstance(returned, (list, tuple)):
+            return value
+        read = [read_message(m, f"reply message {k}") for k, m in enumerate(returned)]
+        sent = new_part(read, [read_message(m, f"message {k}") for k, m in enumerate(messages)])
+        return _with_contexts(read, sent, [context_text(d) for d in documents])
 
     return chat
+
+
+def _workflow_reply(output: Any, results: Sequence[Any]) -> list[dict[str, Any]]:
+    """A LlamaIndex workflow agent's turn: each ``ToolCallResult`` as a call and its result
+    (a retriever tool's nodes as a JSON list of their texts, one passage each), then the
+    answer, whose contexts are the nodes the turn's tools returned."""
+    messages: list[dict[str, Any]] = []
+    contexts: list[str] = []
+    for k, result in enumerate(results):
+        call_id = str(getattr(result, "tool_id", "") or f"call_{k}")
+        output_of_tool = getattr(result, "tool_output", None)
+        raw = getattr(output_of_tool, "raw_output", None)
+        nodes = raw if isinstance(raw, list) and raw and all(hasattr(n, "node") or hasattr(n, "text") for n in raw) else None
+        texts = [context_text(n) for n in nodes] if nodes else None
+        contexts.extend(texts or [])
+        messages.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function", "function": {
+                "name": result.tool_name, "arguments": json.dumps(dict(result.tool_kwargs or {}), default=str)}}]})
+        messages.append({"role": "tool", "tool_call_id": call_id, "name": result.tool_name,
+                         "content": json.dumps(texts) if texts is not None else str(getattr(output_of_tool, "content", ""))})
+    response = getattr(output, "response", None)
+    reply: dict[str, Any] = {"role": "assistant", "content": str(getattr(response, "content", None) or "")}
+    if contexts:
+        reply["contexts"] = contexts
+    return messages + [reply]
 
 
 def llamaindex_chat(engine: Any) -> ChatApp:
-    """A LlamaIndex chat engine or agent (``achat(message, chat_history)``) as a chat app:
-    the tools it used (a context chat engine's retriever too) and the nodes it read are kept."""
+    """A LlamaIndex chat engine (``achat(message, chat_history)``) or agent as a chat app.
+
+    A chat engine's tools (a context chat engine's retriever too) become tool calls and the
+    nodes it read the reply's contexts. An agent of the workflow kind (``FunctionAgent``,
+    ``ReActAgent``, ``AgentWorkflow``: ``run(user_msg=, chat_history=)``) has its
+    ``ToolCallResult`` events read from its event stream, in order: each becomes a call
+    (name, arguments) and its result, and the nodes its retriever tools returned are the
+    answer's contexts. The history sent is the conversation's text messages: what the
+    agent's own memory would keep between turns."""
     from llama_index.core.llms import ChatMessage
 
-    async def chat(messages: list[dict[str, Any]]) -> Any:
-        history = [ChatMessage(role=m["role"], content=m.get("content") or "") for m in messages[:-1]
-                   if m["role"] in ("system", "user", "assistant") and m.get("content")]
-        return await engine.achat(messages[-1]["content"], chat_history=history)
+    def history(messages: list[dict[str, Any]]) -> list[Any]:
+        return [ChatMessage(role=m["role"], content=m.get("content") or "") for m in messages[:-1]
+                if m["role"] in ("system", "user", "assistant") and m.get("content")]
 
-    return chat
+    if callable(getattr(engine, "achat", None)):
+        async def chat(messages: list[dict[str, Any]]) -> Any:
+            return await engine.achat(messages[-1]["content"], chat_history=history(messages))
+
+        return chat
+    if not callable(getattr(engine, "run", None)):
+        raise InvalidOptionType(f"llamaindex_chat takes a LlamaIndex chat engine (.achat) or agent (.run), not a "
+                                f"{type(engine).__name__}")
+    from llama_index.core.agent.workflow import ToolCallResult
+
+    async def run_agent(messages: list[dict[str, Any]]) -> Any:
+        handler = engine.run(user_msg=messages[-1]["content"], chat_history=history(messages))
+        results = [event async for event in handler.stream_events() if isinstance(event, ToolCallResult)]
+        return _workflow_reply(await handler, results)
+
+    return run_agent
+
+
+def _is_factory(target: Any) -> bool:
+    """A plain function that takes no argument builds the app (a chat function takes the
+    messages): ``--app my_agent.py:build_agent`` for an agent made at start-up."""
+    if not inspect.isfunction(target) or inspect.iscoroutinefunction(target):
+        return False
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in inspect.signature(target).parameters.values())
 
 
 def as_chat_app(target: Any, spec: str | None = None) -> ChatApp:
     """``target`` as a chat app: a LangChain runnable (an agent) or a LlamaIndex chat engine
-    or agent wrapped with its adapter, any other callable as it is."""
+    or agent wrapped with its adapter, any other callable as it is; a function of no
+    argument is called first to build the app."""
+    if _is_factory(target):
+        target = target()
     if defined_in(target, "langchain_core", ("Runnable",)):
         return langchain_chat(target)
     if defined_in(target, "llama_index.core", ("BaseChatEngine", "BaseAgent", "BaseWorkflowAgent")):

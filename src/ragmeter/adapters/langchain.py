@@ -65,6 +65,7 @@ __all__ = [
     "langchain_app",
     "retrieval_recorder",
     "retriever_model_app",
+    "with_callback",
 ]
 
 DEFAULT_PROMPT = (
@@ -189,7 +190,7 @@ def _retriever_name(retriever: Any) -> str | None:
     raise InvalidOptionType(f"retriever must be a LangChain retriever or a run name, not {type(retriever).__name__}")
 
 
-def _with_callback(config: Mapping[str, Any] | None, handler: Any) -> dict[str, Any]:
+def with_callback(config: Mapping[str, Any] | None, handler: Any) -> dict[str, Any]:
     """``config`` plus ``handler``, keeping the callbacks the caller already set."""
     out = dict(config or {})
     callbacks = out.get("callbacks")
@@ -269,7 +270,7 @@ def langchain_app(
     async def app(question: str) -> AppOutput:
         payload: Any = {**(inputs or {}), question_key: question} if question_key else question
         recorder = _recorder_class()(name) if collect_from_callbacks else None
-        call_config = _with_callback(config, recorder) if recorder is not None else dict(config or {})
+        call_config = with_callback(config, recorder) if recorder is not None else dict(config or {})
         value = await runnable.ainvoke(payload, config=call_config)
         output = _read(value, answer_key, context_key)
         if not output.contexts and recorder is not None:

@@ -55,6 +55,11 @@ class Reply:
     """Per token of ``content``: ``(token, [(alternative, logprob), ...])``, returned as the
     OpenAI API's ``choices[0].logprobs.content`` (the token's own logprob is its first
     alternative's, or 0)."""
+    tool_calls: list[dict[str, Any]] | None = None
+    """The calls the assistant makes, flat: ``[{"name": "search", "arguments": {...}}]``
+    (an ``id`` optional). Served as the API's ``message.tool_calls`` (arguments as a JSON
+    string, as the API sends them) with ``finish_reason "tool_calls"`` and no content unless
+    ``content`` is set, so that an agent's real client code parses them as from a provider."""
 
 
 @dataclass
@@ -209,8 +214,15 @@ class OpenAIMockServer:
             return reply.status, reply.body or _error_body(reply.status), reply.headers, delay
         if reply.body is not None:
             return 200, reply.body, reply.headers, delay
-        content = reply.content if reply.content is not None else "{}"
+        content = reply.content if reply.content is not None else ("" if reply.tool_calls else "{}")
         prompt_text = " ".join(str(m.get("content", "")) for m in payload.get("messages", []))
+        message: dict[str, Any] = {"role": "assistant", "content": (content or None) if reply.tool_calls else content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {"id": str(call.get("id") or f"call_{len(self.requests)}_{k}"), "type": "function",
+                 "function": {"name": call["name"], "arguments": json.dumps(call.get("arguments") or {})}}
+                for k, call in enumerate(reply.tool_calls)]
+        finish_reason = "tool_calls" if reply.tool_calls and reply.finish_reason == "stop" else reply.finish_reason
         body = {
             "id": f"chatcmpl-{hashlib.md5(prompt_text.encode()).hexdigest()[:12]}",
             "object": "chat.completion",
@@ -219,8 +231,8 @@ class OpenAIMockServer:
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": reply.finish_reason,
+                    "message": message,
+                    "finish_reason": finish_reason,
                     "logprobs": _logprobs_body(reply.logprobs),
                 }
             ],
