@@ -44,6 +44,7 @@ REASON_MARKS = frozenset("because since".split())
 """Marks of a reason after the rule; "since" only when it opens a clause with a verb (a
 "since 2002" is a date, not a reason)."""
 
+BULLET = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
 PREFER = re.compile(r"\b(?:instead of|rather than)\b")
 GUIDANCE_HINT = re.compile(r"\b(?:[Ii]f|[Ww]hen(?:ever)?|[Bb]efore|[Aa]fter|[Oo]nce|[Uu]nless|because|since|"
                            r"so that|in order to|instead of|rather than|[Yy]ou|[Ww]e)\b|^[A-Z][a-z]+ |^To ")
@@ -80,7 +81,9 @@ def rule_form(root: "Token") -> str | None:
     if root.pos_ not in ("VERB", "AUX"):
         return None
     if not subj:
-        if root.tag_ != "VB":
+        # after a fronted clause the small parser often tags the imperative VBP ("If you're
+        # unsure ..., use they or them"): a base form with no subject is the imperative
+        if root.tag_ not in ("VB", "VBP") or root.lower_ != root.lemma_.lower():
             return None
         if [a.lower_ for a in aux] in (["do", "n't"], ["do", "not"]):
             return "dont"
@@ -185,23 +188,21 @@ def _reason(root: "Token") -> "tuple[Token, str] | None":
 
 
 def _preference(root: "Token") -> "tuple[str, str] | None":
-    """``(chosen, other)`` of "use X instead of Y" / "use X rather than Y"; None otherwise."""
+    """``(chosen, other)`` of "use X instead of Y" / "use X rather than Y"; None otherwise.
+    The parser attaches "instead of" in several ways (a prep of the verb, a "cc" of the
+    object), so the words are found in the order the sentence writes them."""
     obj = next((c for c in root.children if c.dep_ == "dobj"), None)
     if obj is None:
         return None
-    for prep in [*root.children, *obj.children]:
-        if prep.dep_ == "prep" and prep.lower_ == "instead":
-            of = next((k for k in prep.children if k.lower_ == "of"), None)
-            pobj = next((k for k in (of.children if of is not None else prep.children) if k.dep_ == "pobj"), None)
-        elif prep.lower_ == "than" and prep.i > 0 and prep.nbor(-1).lower_ == "rather":
-            pobj = next((k for k in prep.children if k.dep_ == "pobj"), None)
-        else:
+    for t in root.subtree:
+        if t.i == 0 or not ((t.lower_ == "of" and t.nbor(-1).lower_ == "instead")
+                            or (t.lower_ == "than" and t.nbor(-1).lower_ == "rather")):
             continue
-        if pobj is None:
+        pobj = next((k for k in t.children if k.dep_ == "pobj"), None)
+        if pobj is None or pobj.i < t.i:
             return None
-        other_tokens = _subtree(pobj)
-        chosen = [t for t in obj.subtree if t not in _subtree(prep) and t.i < min(x.i for x in _subtree(prep) | {prep})]
-        return _text(chosen), _text(other_tokens)
+        chosen = [x for x in obj.subtree if x.i < t.i - 1]
+        return _text(chosen), _text(pobj.subtree)
     return None
 
 
@@ -235,6 +236,10 @@ def _sentences(page: Page) -> list[tuple[str, int, int, bool]]:
             if block.kind not in (PARAGRAPH, ITEM):
                 continue
             for sentence, start, end in page.sentences(block):
+                # a list item given as plain Markdown keeps its bullet ("- Avoid ...")
+                bullet = BULLET.match(sentence) if block.kind == ITEM else None
+                if bullet:
+                    sentence, start = sentence[bullet.end():], start + bullet.end()
                 out.append((sentence, start, end, block.kind == ITEM))
     return out
 
