@@ -92,7 +92,8 @@ def rule_form(root: "Token") -> str | None:
     modal = [a.lower_ for a in aux if a.dep_ == "aux"]
     if who == "you" and modal[:1] in (["should"], ["must"]) and not any(a.dep_ == "neg" for a in aux):
         return "you"
-    if who == "you" and root.lemma_ == "need" and any(c.dep_ == "xcomp" for c in kids):
+    if who == "you" and root.lemma_ == "need" and any(c.dep_ == "xcomp" for c in kids) and not any(
+            a.dep_ == "neg" for a in aux):  # "You do not need to hand code tests" is no rule to ask why
         return "you"
     if who == "we" and root.tag_ == "VBP" and not aux and root.lemma_ != "be":
         return "we"
@@ -283,7 +284,7 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"]) -> list[Candida
         if condition is not None:
             mark = next(m for m in condition.children if m.dep_ == "mark")
             cond_tokens = [t for t in condition.subtree if t != mark and not (
-                t.dep_ == "advmod" and t.head == condition and t.lower_ in ("only", "even"))]
+                t.dep_ == "advmod" and t.head == condition and (t.lower_ in ("only", "even") or t.i < mark.i))]
             cond = _text(cond_tokens)
             if any(t.lower_ == "even" for t in condition.children) or any(
                     t.lower_ in CONTEXT_WORDS for t in cond_tokens):
