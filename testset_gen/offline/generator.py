@@ -91,6 +91,7 @@ from testset_gen.offline.recipes.documentation import documentation_questions, p
 from testset_gen.offline.recipes.statements import simple_questions
 from testset_gen.offline.structure_checks import answered_several_ways, structure_reasons
 from testset_gen.offline.structure_questions import structure_candidates
+from testset_gen.offline.prose_questions import prose_candidates
 
 
 BATCH = 32
@@ -201,6 +202,8 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     # the structure recipes first: questions from headings, lists, tables and steps read as
     # a person would ask them; the statement rules below fill what they leave
     structural = structure_candidates(graph, pages, 2 * OVERSUPPLY * size, random.Random(seed))
+    # the rules a guide gives (a condition, a reason, a prohibition), read from its sentences
+    structural += prose_candidates(graph, pages, 2 * OVERSUPPLY * size, random.Random(seed))
     several = answered_several_ways(structural)
     for c in structural:
         if c.evolution not in planned:

@@ -1,0 +1,323 @@
+"""Questions from the rules a guide gives its reader: a rule with its condition, its reason or
+the thing it prefers ("If you're unsure of a person's pronouns, use they or them." ->
+"What should you do if you're unsure of a person's pronouns?").
+
+Guides, handbooks and style manuals state most of what they teach as instructions to the
+reader: an imperative ("Avoid jargon"), "you should/must ...", or the house rule "we use
+...". Such a sentence has no named subject, so the statement rules, which ask about a
+named subject, find nothing in it (the 18F writing guide: 9 records of 50 asked, none
+from its rules). The rule's reader is the question's subject, "you", which a question may
+name; what the rule is about is written in its clause. Three shapes, read from the
+dependency parse, never from a word list of topics:
+
+* a condition (an adverbial clause marked "if", "when", "before", "after", "once",
+  "whenever" or "unless"): "What should you do if <condition>?" (``simple``) and "When
+  should you <rule>?" (``reasoning``: the reader links the rule to when it applies);
+* a reason or purpose after the rule ("because", "so that", "in order to", "since" with a
+  clause) or before it ("To avoid confusion, spell out dates"): "Why should you <rule>?"
+  (``reasoning``);
+* a preference ("Use buy instead of purchase", "... rather than ..."): "Should you use buy
+  or purchase?" (``reasoning``: the two things the text contrasts, one chosen).
+
+The ground truth is the whole sentence, which answers by construction; a clause holding a
+pronoun other than "you" ("If it is long, ...") is not asked: only the paragraph says what
+"it" is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+
+from testset_gen.documents.structure import ITEM, PARAGRAPH
+from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.pages import Page, whole_sentence
+from testset_gen.offline.wording import has_pronoun
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span, Token
+
+CONDITION_MARKS = frozenset("if when whenever before after once unless".split())
+"""Marks of a condition; "unless" is asked only as "When should you ...?"."""
+
+REASON_MARKS = frozenset("because since".split())
+"""Marks of a reason after the rule; "since" only when it opens a clause with a verb (a
+"since 2002" is a date, not a reason)."""
+
+BULLET = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+PREFER = re.compile(r"\b(?:instead of|rather than)\b")
+GUIDANCE_HINT = re.compile(r"\b(?:[Ii]f|[Ww]hen(?:ever)?|[Bb]efore|[Aa]fter|[Oo]nce|[Uu]nless|because|since|"
+                           r"so that|in order to|instead of|rather than|[Yy]ou|[Ww]e)\b|^[A-Z][a-z]+ |^To ")
+"""Sentences worth parsing: a condition, reason or preference mark, a "you"/"we" rule, or an
+opening word that may be an imperative (the parse decides)."""
+
+MAX_SENTENCE_WORDS = 40
+MIN_CLAUSE_WORDS = 2
+MAX_CLAUSE_WORDS = 16
+"""A rule or condition longer than this makes a question nobody would type."""
+
+_OPENERS = frozenset("also instead however then first finally still so generally usually often always "
+                     "please".split())
+"""Sentence adverbs dropped from the front of a rule ("Instead, use ..." -> "use ...")."""
+
+
+def _text(tokens: Iterable["Token"]) -> str:
+    words = "".join(t.text_with_ws for t in sorted(tokens, key=lambda t: t.i)).strip()
+    words = re.sub(r"\s+", " ", words)
+    return words.strip(" ,;:—–-").replace(" ,", ",")
+
+
+def _subtree(token: "Token") -> set["Token"]:
+    return set(token.subtree)
+
+
+def rule_form(root: "Token") -> str | None:
+    """How the sentence tells the reader what to do: "imperative", "dont" (a negated
+    imperative), "you" ("you should/must/need to ..."), "we" (a house rule in the present:
+    "we use numerals"), else None."""
+    kids = list(root.children)
+    subj = [c for c in kids if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+    aux = [c for c in kids if c.dep_ in ("aux", "neg") and c.i < root.i]
+    if root.pos_ not in ("VERB", "AUX"):
+        return None
+    if not subj:
+        # after a fronted clause the small parser often tags the imperative VBP ("If you're
+        # unsure ..., use they or them"): a base form with no subject is the imperative
+        if root.tag_ not in ("VB", "VBP") or root.lower_ != root.lemma_.lower():
+            return None
+        if [a.lower_ for a in aux] in (["do", "n't"], ["do", "not"]):
+            return "dont"
+        return "imperative" if not aux else None
+    who = subj[0].lower_
+    modal = [a.lower_ for a in aux if a.dep_ == "aux"]
+    if who == "you" and modal[:1] in (["should"], ["must"]) and not any(a.dep_ == "neg" for a in aux):
+        return "you"
+    if who == "you" and root.lemma_ == "need" and any(c.dep_ == "xcomp" for c in kids) and not any(
+            a.dep_ == "neg" for a in aux):  # "You do not need to hand code tests" is no rule to ask why
+        return "you"
+    if who == "we" and root.tag_ == "VBP" and not aux and root.lemma_ != "be":
+        return "we"
+    return None
+
+
+def rule_clause(root: "Token", form: str, drop: set["Token"]) -> tuple[str, list["Token"]]:
+    """The rule as the reader is told it, in the base form ("avoid moving content", "use
+    numerals in titles"), without the tokens of ``drop`` (the condition or reason); with
+    its tokens."""
+    skip = set(drop)
+    for c in root.children:
+        if c.dep_ in ("nsubj", "nsubjpass", "expl", "mark", "intj", "discourse"):
+            skip |= _subtree(c)
+        if c.dep_ in ("aux", "neg", "cc") or (c.dep_ == "punct" and (c.i < root.i or c.i == c.sent.end - 1)):
+            skip.add(c)
+        if c.dep_ == "advmod" and c.i < root.i and c.lower_ in _OPENERS:
+            skip |= _subtree(c)
+        if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"):
+            skip |= _subtree(c)  # one rule, not "use X and write Y"
+    if form == "you" and root.lemma_ == "need":
+        # "you need to test drafts": the rule is the xcomp
+        xcomp = next(c for c in root.children if c.dep_ == "xcomp")
+        kept = [t for t in xcomp.subtree if t not in skip and not (t.dep_ == "aux" and t.head == xcomp)]
+        return _lower(_text(kept)), kept
+    kept = sorted((t for t in root.subtree if t not in skip), key=lambda t: t.i)
+    while kept and (kept[-1].is_punct or kept[-1].dep_ in ("cc", "advmod") and kept[-1].lower_ in ("only", "even")):
+        kept.pop()
+    # the verb in the base form ("we prefer" -> "prefer", "we use" -> "use")
+    words = [(t.lemma_ if t == root and form == "we" else t.text) + t.whitespace_ for t in kept]
+    return _lower(re.sub(r"\s+", " ", "".join(words)).strip(" ,;:—–-").replace(" ,", ",")), kept
+
+
+def _lower(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and first[1:].lower() != first[1:]:
+        return text
+    return text[:1].lower() + text[1:]
+
+
+READER = frozenset("you your yours yourself yourselves".split())
+
+CONTEXT_WORDS = frozenset("again also above below instead otherwise too then there same".split())
+"""Words that point at what the paragraph said before ("navigate again to the Traffic page",
+"use the framework above", "try using a table instead"): the rule is not whole alone."""
+
+
+def _plain(tokens: Iterable["Token"], question: str) -> bool:
+    """A clause a question may carry: short; a noun that says what it is about ("before you
+    respond" and "be as specific as possible" say nothing a reader could find); no pronoun
+    or demonstrative but the reader's "you" ("If that's the case", "the most important
+    ones"); no code or aside; not ending on a word that needs more ("use and instead of")."""
+    toks = sorted(tokens, key=lambda t: t.i)
+    words = [t for t in toks if not t.is_punct]
+    if not MIN_CLAUSE_WORDS <= len(words) <= MAX_CLAUSE_WORDS or has_pronoun(question):
+        return False
+    if any((t.pos_ == "PRON" and t.lower_ not in READER and t.tag_ not in ("WP", "WDT"))
+           or (t.dep_ == "det" and t.lower_ in ("that", "this", "these", "those"))
+           or t.lower_ in ("one", "ones", "such", "following") or t.lower_ in CONTEXT_WORDS for t in words):
+        return False
+    if not any(t.pos_ in ("NOUN", "PROPN") for t in words) or words[-1].pos_ in ("ADP", "CCONJ", "SCONJ", "DET", "PART"):
+        return False
+    return not re.search(r"[()\[\]{}<>`\"“”;:/=_*]|\be\.g\b|\bi\.e\b|\betc\b", _text(toks))
+
+
+def _condition(root: "Token") -> "Token | None":
+    for c in root.children:
+        if c.dep_ == "advcl":
+            marks = [m for m in c.children if m.dep_ == "mark"]
+            if len(marks) == 1 and marks[0].lower_ in CONDITION_MARKS:
+                return c
+    return None
+
+
+def _reason(root: "Token") -> "tuple[Token, str] | None":
+    """The clause that gives the rule's reason and its connective, or None."""
+    for c in root.children:
+        if c.dep_ != "advcl":
+            continue
+        marks = [m.lower_ for m in c.children if m.dep_ == "mark"]
+        text = " ".join(t.lower_ for t in list(c.subtree)[:3])
+        if marks[:1] == ["because"] and c.i > root.i:
+            return c, "because"
+        if marks[:1] == ["since"] and c.i > root.i and c.pos_ in ("VERB", "AUX") and any(
+                k.dep_ in ("nsubj", "nsubjpass") for k in c.children):
+            return c, "since"
+        if text.startswith(("so that", "in order to")) and c.i > root.i:
+            return c, text.split()[0]
+        if c.tag_ == "VB" and [k.lower_ for k in c.children if k.dep_ == "aux"] == ["to"] and c.i < root.i \
+                and c.sent[0].lower_ == "to":
+            return c, "to"  # "To avoid confusion, spell out dates"
+    return None
+
+
+def _preference(root: "Token") -> "tuple[str, str] | None":
+    """``(chosen, other)`` of "use X instead of Y" / "use X rather than Y"; None otherwise.
+    The parser attaches "instead of" in several ways (a prep of the verb, a "cc" of the
+    object), so the words are found in the order the sentence writes them."""
+    obj = next((c for c in root.children if c.dep_ == "dobj"), None)
+    if obj is None:
+        return None
+    for t in root.subtree:
+        if t.i == 0 or not ((t.lower_ == "of" and t.nbor(-1).lower_ == "instead")
+                            or (t.lower_ == "than" and t.nbor(-1).lower_ == "rather")):
+            continue
+        pobj = next((k for k in t.children if k.dep_ == "pobj"), None)
+        if pobj is None or pobj.i < t.i:
+            return None
+        chosen = [x for x in obj.subtree if x.i < t.i - 1]
+        return _text(chosen), _text(pobj.subtree)
+    return None
+
+
+def _points_back(root: "Token") -> bool:
+    """The sentence's rule leans on what came before it (``CONTEXT_WORDS``)."""
+    return any(t.lower_ in CONTEXT_WORDS for t in root.subtree)
+
+
+def prohibition(root: "Token", form: str) -> tuple[str, list["Token"]] | None:
+    """What a prohibition forbids, asked back ("Avoid describing people as disabled." ->
+    "describe people as disabled"; "Don't use women as substitute for novice." -> "use women
+    as substitute for novice"), with its tokens; None for any other rule. The answer, "no",
+    is the sentence itself."""
+    if form == "dont":
+        return rule_clause(root, "imperative", set())
+    if root.lemma_ != "avoid" or root.i != root.sent.start:
+        return None
+    gerund = next((c for c in root.children if c.dep_ in ("xcomp", "dobj") and c.tag_ == "VBG"), None)
+    if gerund is None:
+        return None
+    kept = sorted((t for t in gerund.subtree if not t.is_punct or t.i < gerund.sent.end - 1), key=lambda t: t.i)
+    words = [(t.lemma_ if t == gerund else t.text) + t.whitespace_ for t in kept]
+    return re.sub(r"\s+", " ", "".join(words)).strip(" ,;:—–-").replace(" ,", ","), kept
+
+
+def _sentences(page: Page) -> list[tuple[str, int, int, bool]]:
+    """Every sentence of the page's paragraphs and list items: ``(text, start, end, item)``."""
+    out = []
+    for section in page.sections:
+        for block in section.blocks:
+            if block.kind not in (PARAGRAPH, ITEM):
+                continue
+            for sentence, start, end in page.sentences(block):
+                # a list item given as plain Markdown keeps its bullet ("- Avoid ...")
+                bullet = BULLET.match(sentence) if block.kind == ITEM else None
+                if bullet:
+                    sentence, start = sentence[bullet.end():], start + bullet.end()
+                out.append((sentence, start, end, block.kind == ITEM))
+    return out
+
+
+def guidance_sentences(pages: Sequence[Page]) -> list[str]:
+    """The sentences ``guidance_questions`` reads (to parse them all at once)."""
+    return sorted({s for p in pages for s, _, _, _ in _sentences(p) if GUIDANCE_HINT.search(s)
+                   and len(s.split()) <= MAX_SENTENCE_WORDS})
+
+
+def guidance_questions(page: Page, docs: Mapping[str, "object"]) -> list[Candidate]:
+    """``docs``: sentence -> its parse (``ragmeter.text.syntax.parse``)."""
+    out: list[Candidate] = []
+    for sentence, start, end, item in _sentences(page):
+        doc = docs.get(sentence)
+        truth = sentence if whole_sentence(sentence) else (
+            sentence + "." if item and sentence[:1].isupper() and sentence[-1:].isalnum() else "")
+        if doc is None or not truth or sentence.lower().startswith(("for example", "for instance", "e.g")):
+            continue
+        chunk = page.chunk_for(start, end)
+        sents = list(doc.sents)  # type: ignore[attr-defined]
+        if chunk is None or len(sents) != 1:
+            continue
+        sent: "Span" = sents[0]
+        root = sent.root
+        form = rule_form(root)
+        if form is None:
+            continue
+        meta = (("page", page.subject), ("source_sentences", [sentence]))
+
+        def add(evolution: str, question: str, template: str, answer: str) -> None:
+            question = re.sub(r"\s+", " ", question).replace(" ?", "?")
+            out.append(Candidate(evolution, question, truth, (chunk,), (
+                ("template", f"structure:{template}"), ("wh", question.split()[0].lower()),
+                ("answer", answer)) + meta, derived=template if evolution == "reasoning" else "",
+                structural=True))
+
+        condition = _condition(root)
+        reason = _reason(root)
+        should = "shouldn't you" if form == "dont" else "should you"
+        if condition is not None:
+            mark = next(m for m in condition.children if m.dep_ == "mark")
+            cond_tokens = [t for t in condition.subtree if t != mark and not (
+                t.dep_ == "advmod" and t.head == condition and (t.lower_ in ("only", "even") or t.i < mark.i))]
+            cond = _text(cond_tokens)
+            if any(t.lower_ == "even" for t in condition.children) or any(
+                    t.lower_ in CONTEXT_WORDS for t in cond_tokens):
+                continue  # "Even if you don't track every metric": a concession, not a condition
+            rule, rule_tokens = rule_clause(root, form, _subtree(condition) | (_subtree(reason[0]) if reason else set()))
+            asked = f"What should you do {mark.lower_} {cond}?"
+            # the rule is the answer here: it need not name a thing ("try writing conversationally")
+            if (form != "dont" and mark.lower_ != "unless" and _plain(cond_tokens, asked)
+                    and len(rule.split()) >= MIN_CLAUSE_WORDS and not _points_back(root)):
+                add("simple", asked, "rule_condition", rule)
+            asked = f"When {should} {rule}?"
+            if _plain(rule_tokens, asked) and _plain(cond_tokens, cond):
+                add("reasoning", asked, "rule_when", cond)
+        if reason is not None:
+            clause, connective = reason
+            rule, rule_tokens = rule_clause(root, form, _subtree(clause) | (_subtree(condition) if condition is not None else set()))
+            asked = f"Why {should} {rule}?"
+            if _plain(rule_tokens, asked):
+                add("reasoning", asked, "rule_reason", _text(clause.subtree))
+        if condition is None and reason is None and form in ("dont", "imperative"):
+            forbidden = prohibition(root, form)
+            if forbidden is not None:
+                text, tokens = forbidden
+                asked = f"Should you {text}?"
+                if _plain(tokens, asked):
+                    add("simple", asked, "rule_prohibition", "No")
+        if form in ("imperative", "we", "you") and root.lemma_ in ("use", "write", "say", "choose", "prefer"):
+            got = _preference(root)
+            if got is not None:
+                chosen, other = got
+                pair = sorted([chosen, other], key=str.lower)
+                asked = f"Should you {root.lemma_} {pair[0]} or {pair[1]}?"
+                if (chosen.lower() != other.lower() and all(0 < len(x.split()) <= 6 for x in pair)
+                        and not has_pronoun(asked) and not re.search(r"[()\[\]{}<>`\"“”;:/=_*]", asked)):
+                    add("reasoning", asked, "rule_preference", chosen)
+    return out
