@@ -113,8 +113,13 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
     # written on most pages of a folder of READMEs and is the subject of few of their titles
     def titled(n: str) -> int:
         return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", t)) for t in titles.values())
+    # or defined by the folder ("Poetry is a tool for dependency management ..."): a
+    # project's docs say once what it is, and may title no page with its name (Poetry's
+    # 15 pages: "Basic usage", "Repositories", ...); "Python is a ..." no README writes
+    def defined(n: str) -> bool:
+        return any(re.search(r"(?:^|[.!?]\s+|\n)" + re.escape(n) + r" is (?:a|an) ", text) for text in prose.values())
     best = [n for n, k in spread.most_common() if k >= FOLDER_SHARE * len(prose)
-            and titled(n) >= max(1, TITLE_SHARE * len(titles))]
+            and (titled(n) >= max(1, TITLE_SHARE * len(titles)) or defined(n))]
     return best[0] if best else ""
 
 
