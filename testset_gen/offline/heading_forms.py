@@ -83,6 +83,9 @@ def _task(doc: Any, at: int, words: list[str], frame: str) -> HeadingForm | None
     if verb.tag_ not in ("VBG", "VB") or verb.pos_ not in ("VERB",):
         return None
     lemma = verb.lemma_.lower()
+    stem = verb.lower_[:-3]
+    if verb.tag_ == "VBG" and stem.endswith("ll") and lemma + lemma[-1:] == stem:
+        lemma = stem  # the lemmatiser's "instal" of "installing"
     if not lemma.isalpha() or lemma == verb.lower_ and verb.tag_ == "VBG":
         return None
     obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
@@ -115,8 +118,10 @@ def _thing(doc: Any, heading: str) -> HeadingForm | None:
                        words=tuple(t.lemma_.lower() for t in span if t.pos_ in ("NOUN", "PROPN", "ADJ")))
 
 
-def heading_forms(headings: Iterable[str]) -> dict[str, HeadingForm]:
-    """The form of each heading (one parse of every frame for all of them)."""
+def heading_forms(headings: Iterable[str]) -> dict[str, tuple[HeadingForm, ...]]:
+    """The readings of each heading, the task first (one parse of every frame for all of
+    them): "Caret requirements" frames as an imperative too, and only its section (see
+    ``grounded``) tells that it is a thing."""
     heads = sorted({h.strip() for h in headings if h.strip()})
     forms: dict[str, HeadingForm] = {}
     framed: list[tuple[str, str, str]] = []  # (heading, frame kind, text)
@@ -142,19 +147,16 @@ def heading_forms(headings: Iterable[str]) -> dict[str, HeadingForm]:
             framed.append((h, "imperative", f"You should {low}."))
         framed.append((h, "thing", f"Read about {low}."))
     docs = parse([t for _, _, t in framed], entities=False)
+    readings: dict[str, list[HeadingForm]] = {h: [f] for h, f in forms.items() if f.kind}
     for (h, kind, _), doc in zip(framed, docs):
-        if h in forms and forms[h].kind:
-            continue  # a task reading wins over the noun reading
         bare = h.rstrip(":").strip()
         rest = _HOW_TO.match(bare)
         words = (rest.group("rest") if rest else bare).split()
         got = (_task(doc, 2, words, kind) if kind in ("gerund", "imperative", "how_to")
                else _thing(doc, bare))
         if got is not None:
-            forms[h] = got
-        else:
-            forms.setdefault(h, NONE)
-    return forms
+            readings.setdefault(h, []).append(got)
+    return {h: tuple(readings.get(h, ())) for h in heads}
 
 
 def _matches(token: Any, lemma: str) -> bool:
@@ -192,6 +194,11 @@ def tells_how(doc: Any, verb: str) -> bool:
         return True
     first = words[0]
     if first.tag_ == "VB" and first.dep_ == "ROOT":
+        return True
+    # the means: "This is done by using the --group option", "the preferred way to add ..."
+    if any(t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children) for t in words):
+        return True
+    if any(t.lower_ == "way" and any(c.tag_ == "VB" for c in t.subtree) for t in words):
         return True
     if first.lower_ == "to" and len(words) > 1 and words[1].tag_ == "VB":
         return True

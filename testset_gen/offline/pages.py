@@ -24,6 +24,7 @@ from testset_gen.documents.sentence_split import sentence_spans
 from testset_gen.documents.structure import Block, Section, sections_of
 from testset_gen.graph.knowledge_graph import KnowledgeGraph
 
+_SHORTCODE = re.compile(r"\{\{[%<].*?[%>]\}\}")
 _TERMINAL = re.compile(r"[.!?][\"'”’)\]]*$")
 
 
@@ -52,7 +53,10 @@ class Page:
         raw = self.text[block.start:block.end]
         out = []
         for a, b in sentence_spans(raw):
-            sentence = " ".join(raw[a:b].split())
+            # a site generator's shortcode ("{{% note %}}") is markup around the sentence
+            sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
+            if not sentence:
+                continue
             out.append((sentence, block.start + a, block.start + b))
         return out
 

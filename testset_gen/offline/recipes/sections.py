@@ -119,6 +119,11 @@ GOAL_WORDS = 20
 ``MAX_OPENING_WORDS``)."""
 
 
+_POINTS_ON = re.compile(r"(?i)\b(?:following|these|this|below|like so|as follows|here|example|like this|such as)\b")
+"""A sentence that says only that something follows ("Poetry uses the following
+directories:"): without what follows it says nothing."""
+
+
 @dataclass(frozen=True)
 class Said:
     """A sentence of a section as a ground truth can quote it: ``text`` with what it
@@ -132,6 +137,7 @@ class Said:
     end: int
     open: bool = False
     shows: bool = False  # a command or list is attached: it shows how
+    block: int = 0  # the paragraph it is in: an answer goes on within its paragraph only
 
 
 def said_in(page: Page, section: Section) -> list[Said]:
@@ -151,7 +157,7 @@ def said_in(page: Page, section: Section) -> list[Said]:
             if not whole_sentence(sentence) and not sentence.endswith(":"):
                 return out
             if not sentence.endswith(":"):
-                out.append(Said(sentence, sentence, start, end))
+                out.append(Said(sentence, sentence, start, end, block=i))
                 continue
             nxt = blocks[i + 1] if i + 1 < len(blocks) and j == len(sentences) - 1 else None
             lead = sentence[:-1].rstrip()
@@ -159,14 +165,19 @@ def said_in(page: Page, section: Section) -> list[Said]:
                 items = [b for b in runs(blocks[i + 1:], ITEM)[0]]
                 texts = [b.text for b in items]
                 if len(texts) <= MAX_LIST_ITEMS and all(len(t.split()) <= 25 for t in texts):
-                    out.append(Said(sentence, f"{lead}: {joined(texts)}.", start, items[-1].end, shows=True))
+                    out.append(Said(sentence, f"{lead}: {joined(texts)}.", start, items[-1].end, shows=True, block=i))
                     continue
             if nxt is not None and nxt.kind == CODE and len(nxt.text) <= MAX_ATTACHED_CODE \
                     and "\n" not in nxt.text.strip() and not nxt.text.strip().startswith(("[", "{")):
                 code = nxt.text.strip().lstrip("$ ").strip()
-                out.append(Said(sentence, f"{lead}: `{code}`.", start, nxt.end, shows=True))
+                out.append(Said(sentence, f"{lead}: `{code}`.", start, nxt.end, shows=True, block=i))
                 continue
-            out.append(Said(sentence, sentence, start, end, open=True))
+            if nxt is not None and nxt.kind == CODE and not _POINTS_ON.search(sentence):
+                # "you can delete them by using env remove:" and a long example: the sentence
+                # is whole without it
+                out.append(Said(sentence, lead + ".", start, end, block=i))
+                continue
+            out.append(Said(sentence, sentence, start, end, open=True, block=i))
     return out
 
 
@@ -178,14 +189,19 @@ def _answer(said: list[Said], first: int, through: int) -> list[Said]:
         return []
     for s in said[through + 1:]:
         words = sum(len(k.text.split()) for k in kept)
-        if words >= GOAL_WORDS or s.open or words + len(s.text.split()) > MAX_OPENING_WORDS:
+        if (words >= GOAL_WORDS or s.open or words + len(s.text.split()) > MAX_OPENING_WORDS
+                or s.block != kept[-1].block):
             break
         kept.append(s)
     return kept
 
 
 def _lead(text: str, doc: Any) -> bool:
-    return bool(META_OPENING.match(text) or LEAD_IN.match(text) or lead_in(doc))
+    """A lead-in, or a sentence whose subject points back ("Poetry supports this ...", "It
+    ..."): quoted first, it answers about something the answer never names."""
+    back = any(t.dep_ in ("nsubj", "nsubjpass", "dobj") and t.lower_ in ("this", "that", "it", "these", "they", "those")
+               and t.head.dep_ == "ROOT" for t in doc)
+    return bool(META_OPENING.match(text) or LEAD_IN.match(text) or lead_in(doc) or back)
 
 
 def section_answer(form: HeadingForm, said: list[Said], docs: Mapping[str, Any]) -> list[Said]:
@@ -205,9 +221,9 @@ def section_answer(form: HeadingForm, said: list[Said], docs: Mapping[str, Any])
         return [] if how is None else _answer(said, ground, how)
     if form.kind == WHAT:
         first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)
-        if first is None or first > 1 or not grounded(form, parsed[first]) or not all(
-                w in {t.lemma_.lower() for t in parsed[first]} | {t.lower_ for t in parsed[first]}
-                for w in form.words):
+        opening = parsed[first] if first is not None else None
+        if opening is None or first is None or first > 1 or not grounded(form, opening) or not all(
+                w in {t.lemma_.lower() for t in opening} | {t.lower_ for t in opening} for w in form.words):
             return []  # the opening must say what the thing is or does, all of its words
         return _answer(said, first, first)
     if form.kind == QUESTION:
@@ -225,7 +241,7 @@ def _standalone(question: str, subject: str) -> str:
     return f"{q}{in_subject(subject, q)}?"
 
 
-def section_questions(page: Page, forms: Mapping[str, HeadingForm],
+def section_questions(page: Page, forms: Mapping[str, Sequence[HeadingForm]],
                       docs: Mapping[str, Any]) -> list[Candidate]:
     """``forms``: heading -> what it asks (``heading_forms``, one parse for all pages);
     ``docs``: sentence -> its parse (``section_sentences`` of every page, parsed once)."""
@@ -233,11 +249,14 @@ def section_questions(page: Page, forms: Mapping[str, HeadingForm],
     prose = prose_of(page)
     for section in page.sections:
         h = section.heading.strip()
-        form = forms.get(h)
-        if form is None or not form.kind or h == page.title and form.kind != QUESTION:
-            continue
         said = said_in(page, section)
-        answer = section_answer(form, said, docs)
+        form, answer = NONE, []
+        for form in forms.get(h, ()):
+            if h == page.title and form.kind != QUESTION:
+                continue
+            answer = section_answer(form, said, docs)
+            if answer:
+                break
         if not answer:
             continue
         chunk = page.chunk_for(answer[0].start, answer[-1].end)
@@ -266,7 +285,7 @@ def section_questions(page: Page, forms: Mapping[str, HeadingForm],
     return out
 
 
-def section_sentences(pages: Sequence[Page], forms: Mapping[str, HeadingForm]) -> list[str]:
+def section_sentences(pages: Sequence[Page], forms: Mapping[str, Sequence[HeadingForm]]) -> list[str]:
     """The sentences ``section_questions`` reads, to be parsed in one batch."""
     return [s.sentence for p in pages for sec in p.sections
-            if forms.get(sec.heading.strip(), NONE).kind for s in said_in(p, sec)]
+            if forms.get(sec.heading.strip()) for s in said_in(p, sec)]

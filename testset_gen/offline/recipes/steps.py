@@ -11,12 +11,12 @@ ground. Then clip the inner tent to the poles. Finally, stake out the guy lines.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.pages import Page
 from testset_gen.offline.recipes.lists import MAX_ITEMS, item_runs
-from testset_gen.offline.heading_forms import HOW, NONE, HeadingForm, grounded
+from testset_gen.offline.heading_forms import HOW, HeadingForm, grounded
 from testset_gen.offline.recipes.sections import cased, prose_of, said_in
 from testset_gen.offline.wording import in_subject, lower_first, strip_end
 
@@ -32,7 +32,7 @@ def told(goal: str, steps: list[str]) -> str:
     return " ".join(out)
 
 
-def step_questions(page: Page, imperative: set[str], forms: Mapping[str, HeadingForm],
+def step_questions(page: Page, imperative: set[str], forms: Mapping[str, Sequence[HeadingForm]],
                    docs: Mapping[str, Any]) -> list[Candidate]:
     """``forms``: heading -> what it asks (``heading_forms``); ``docs``: parsed sentences of
     the sections (``sections.section_sentences``)."""
@@ -49,10 +49,10 @@ def step_questions(page: Page, imperative: set[str], forms: Mapping[str, Heading
         elif not run.intro:
             # a heading read as a task names the goal; read as an imperative ("Pull requests")
             # it must be a task the section's prose does ("pull" acting on "requests")
-            form = forms.get(run.section.heading.strip(), NONE)
             said = [docs[s.sentence] for s in said_in(page, run.section) if s.sentence in docs]
-            goal = cased(form.phrase, prose_of(page)) if form.kind == HOW and (
-                form.frame in ("gerund", "how_to") or any(grounded(form, d) for d in said)) else ""
+            goal = next((cased(form.phrase, prose_of(page)) for form in forms.get(run.section.heading.strip(), ())
+                         if form.kind == HOW and (form.frame in ("gerund", "how_to")
+                                                  or any(grounded(form, d) for d in said))), "")
         else:
             goal = ""
         if not goal or re.search(r"[`{}=<>]|\w\(", goal):
