@@ -68,14 +68,17 @@ def test_markdown_blocks_are_read_by_their_marks():
 
 
 def test_a_section_is_asked_by_its_heading_with_the_opening_as_ground_truth():
+    # was: the opening "Fetchly sets a timeout ... You can change the timeout" taken as the
+    # answer to "How do you configure timeouts?"; it says that, not how (rated unusable on
+    # the Poetry docs). The answer now starts where the section does the heading's task
+    # (configure -> timeouts) and tells what to do, within its paragraph.
     page = ("fetchly.md", "# Fetchly\n\nFetchly is a small HTTP client. You call Fetchly from scripts, "
             "and Fetchly keeps one connection pool.\n\n## Configuring timeouts\n\nFetchly sets a "
-            "timeout of five seconds on every request. You can change the timeout per request or "
-            "per client.\n\nMore text follows here.")
+            "timeout of five seconds on every request. To configure timeouts per client, pass the "
+            "timeout in seconds when you create the client.\n\nMore text follows here.")
     got = asked(page)
     assert got["How do you configure timeouts in Fetchly?"] == (
-        "Fetchly sets a timeout of five seconds on every request. You can change the timeout per "
-        "request or per client.")
+        "To configure timeouts per client, pass the timeout in seconds when you create the client.")
 
 
 def test_a_definition_is_asked_what_it_is():
@@ -121,12 +124,70 @@ def test_a_duration_compound_is_asked_how_long():
         "The Trailhead 2 comes with a 5-year warranty against defects.")
 
 
-def test_two_pages_naming_one_thing_give_a_multi_context_question():
+def test_a_name_both_pages_mention_is_not_a_multi_context_answer():
+    # was: "Which compact gas stove fits inside ...?" -> "the Ember Stove": the tent page
+    # states the whole answer; on the Poetry docs all twelve such records asked for "Poetry"
     got = {c.question: c for c in candidates(("stove.md", STOVE), ("tent.md", TENT))}
-    bridge = got["Which compact gas stove fits inside the vestibule of the Trailhead 2?"]
-    assert bridge.evolution == "multi_context" and len(bridge.chunk_ids) == 2
-    assert bridge.ground_truth == ("The Ember Stove is a compact gas stove for camping. "
-                                   "The Ember Stove fits inside the vestibule of the Trailhead 2.")
+    assert not any(c.question.startswith("Which compact gas stove") for c in got.values())
+
+
+REQUIREMENTS = ("fetchly.md", "# Versions\n\nFetchly is a small HTTP client. Fetchly reads versions "
+                "in many forms, and Fetchly checks each one.\n\n## Caret requirements\n\nCaret "
+                "requirements allow updates that do not change the leftmost non-zero digit. They are "
+                "the default.\n\n" + "Filler text about other matters stays here. " * 30
+                + "\n\n## Tilde requirements\n\nTilde requirements allow only patch-level updates "
+                "of the version given.\n\n## Operating modes\n\nFetchly can be operated in two "
+                "modes. The default mode is the client mode.\n\n## Notes\n\nAlright, so now you "
+                "know the forms.")
+
+
+def test_two_things_of_one_kind_are_compared_across_two_sections():
+    got = {c.question: c for c in candidates(REQUIREMENTS)}
+    both = got["What is the difference between caret requirements and tilde requirements in Fetchly?"]
+    assert both.evolution == "multi_context" and len(both.chunk_ids) == 2
+    assert both.ground_truth == (
+        "Caret requirements allow updates that do not change the leftmost non-zero digit. They are "
+        "the default. Tilde requirements allow only patch-level updates of the version given.")
+
+
+def test_a_heading_is_asked_by_its_syntax_only_when_its_section_bears_it_out():
+    got = asked(REQUIREMENTS)
+    # a noun phrase whose section opens with it as the subject: "What are ...?"
+    assert got["What are tilde requirements in Fetchly?"] == (
+        "Tilde requirements allow only patch-level updates of the version given.")
+    # a gerund that frames as a task, but the section never operates the modes: no question
+    assert not any("operate" in q.lower() for q in got)
+    # a part of a page ("Notes") asks nothing; a lead-in is never an answer
+    assert not any("note" in q.lower() or "Alright" in t for q, t in got.items())
+
+
+def test_heading_forms_read_tasks_things_and_questions():
+    from testset_gen.offline.heading_forms import heading_forms
+
+    forms = heading_forms(["Installing dependencies", "Publishing to PyPI", "Why is Fetchly slow?",
+                           "Caret requirements", "Usage", "1.2.0"])
+    first = {h: f[0] if f else None for h, f in forms.items()}
+    assert (first["Installing dependencies"].kind, first["Installing dependencies"].phrase,
+            first["Installing dependencies"].target) == ("how", "install dependencies", "dependency")
+    assert (first["Publishing to PyPI"].verb, first["Publishing to PyPI"].by_prep) == ("publish", True)
+    assert first["Why is Fetchly slow?"].kind == "question"
+    assert any(f.kind == "what" for f in forms["Caret requirements"])
+    assert first["Usage"] is None and first["1.2.0"] is None
+
+
+def test_the_folder_subject_is_the_name_the_folder_defines():
+    from testset_gen.offline.pages import folder_subject
+
+    prose = {"a": "Fetchly is a small HTTP client. You can use Fetchly in scripts, and Fetchly works.",
+             "b": "To send a request, call Fetchly with a URL, and Fetchly returns it. Then Fetchly waits.",
+             "c": "The pool of Fetchly keeps connections, and Fetchly closes them when Fetchly exits."}
+    titles = {"a": "Introduction", "b": "Basic usage", "c": "Pools"}
+    assert folder_subject(prose, titles) == "Fetchly"
+
+
+def test_front_matter_is_not_prose():
+    blocks = blocks_of('title: "Basic usage"\ndraft: false\n\n# Basic usage\n\nSome text here.')
+    assert blocks[0].kind == "code"
 
 
 def test_two_values_of_one_property_are_compared_for_reasoning():

@@ -127,10 +127,28 @@ def _unlabelled(text: str) -> list[Block]:
     return out
 
 
+_FRONT_MATTER = re.compile(r"^(?:---\s*)?[a-z][\w-]*:(?:\s|$)")
+_FIELD = re.compile(r"(?:^|\s)[a-z][\w-]*:(?=\s|$)")
+
+
+def _front_matter(blocks: list[Block]) -> list[Block]:
+    """A static-site page's front matter ("title: "Basic usage" draft: false ...", "menu:
+    docs: weight: 10") is data, not prose: the blocks of ``key: value`` fields before the
+    first heading become code, so no recipe quotes them."""
+    out = list(blocks)
+    for i, b in enumerate(out):
+        if b.kind == HEADING:
+            break
+        if b.kind == PARAGRAPH and _FRONT_MATTER.match(b.text) and len(_FIELD.findall(b.text)) >= 2 \
+                and not re.search(r"[a-z]{3,}[.!?]$", b.text):
+            out[i] = Block(CODE, b.text, b.start, b.end)
+    return out
+
+
 def blocks_of(text: str, labels: Sequence[Sequence[Any]] | None = None) -> list[Block]:
     """The blocks of ``text``: by the format's ``labels`` (``[start, end, label]`` per
     block, as ingest keeps them) when given, else by Markdown's marks."""
-    return _labelled(text, labels) if labels else _unlabelled(text)
+    return _front_matter(_labelled(text, labels) if labels else _unlabelled(text))
 
 
 def sections_of(text: str, labels: Sequence[Sequence[Any]] | None = None,

@@ -24,6 +24,7 @@ from testset_gen.documents.sentence_split import sentence_spans
 from testset_gen.documents.structure import Block, Section, sections_of
 from testset_gen.graph.knowledge_graph import KnowledgeGraph
 
+_SHORTCODE = re.compile(r"\{\{[%<].*?[%>]\}\}")
 _TERMINAL = re.compile(r"[.!?][\"'”’)\]]*$")
 
 
@@ -52,7 +53,10 @@ class Page:
         raw = self.text[block.start:block.end]
         out = []
         for a, b in sentence_spans(raw):
-            sentence = " ".join(raw[a:b].split())
+            # a site generator's shortcode ("{{% note %}}") is markup around the sentence
+            sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
+            if not sentence:
+                continue
             out.append((sentence, block.start + a, block.start + b))
         return out
 
@@ -113,8 +117,13 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
     # written on most pages of a folder of READMEs and is the subject of few of their titles
     def titled(n: str) -> int:
         return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", t)) for t in titles.values())
+    # or defined by the folder ("Poetry is a tool for dependency management ..."): a
+    # project's docs say once what it is, and may title no page with its name (Poetry's
+    # 15 pages: "Basic usage", "Repositories", ...); "Python is a ..." no README writes
+    def defined(n: str) -> bool:
+        return any(re.search(r"(?:^|[.!?]\s+|\n)" + re.escape(n) + r" is (?:a|an) ", text) for text in prose.values())
     best = [n for n, k in spread.most_common() if k >= FOLDER_SHARE * len(prose)
-            and titled(n) >= max(1, TITLE_SHARE * len(titles))]
+            and (titled(n) >= max(1, TITLE_SHARE * len(titles)) or defined(n))]
     return best[0] if best else ""
 
 

@@ -16,14 +16,15 @@ from ragmeter.text.syntax import parse
 from testset_gen.documents.structure import ITEM, PARAGRAPH
 from testset_gen.graph.knowledge_graph import KnowledgeGraph
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.heading_forms import heading_forms, parse_sentences
 from testset_gen.offline.pages import Page, graph_subject, read_pages
 from testset_gen.offline.recipes.causes import CAUSE, cause_questions
 from testset_gen.offline.recipes.comparisons import comparison_questions
 from testset_gen.offline.recipes.definitions import Definition, definition_questions, definitions_of
 from testset_gen.offline.recipes.lists import list_questions
 from testset_gen.offline.recipes.quantities import DURATION, LIFETIME, quantity_questions
-from testset_gen.offline.recipes.sections import section_questions
-from testset_gen.offline.recipes.shared_entities import bridge_questions
+from testset_gen.offline.recipes.sections import section_questions, section_sentences
+from testset_gen.offline.recipes.shared_entities import compared_things
 from testset_gen.offline.recipes.shared_sections import shared_section_questions
 from testset_gen.offline.recipes.steps import step_questions
 from testset_gen.offline.recipes.tables import Fact, table_facts, table_questions
@@ -47,25 +48,20 @@ def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definiti
                         for s, _, _ in p.sentences(b)
                         if _NUMBERISH.search(s) or DURATION.search(s) or LIFETIME.search(s)
                         or CAUSE.search(s)})
-    tagged = parse(headings + items, entities=False)
-    heading_tags = {h: (d[0].tag_, d[0].lemma_.lower()) for h, d in zip(headings, tagged) if len(d)}
-    # a heading alone is a poor sentence: "Overriding Defaults" parses as a name; inside
-    # "We are overriding defaults" the first word is a verb with its lemma
-    gerunds = [h for h in headings if h.split()[0].lower().endswith("ing")]
-    for h, d in zip(gerunds, parse([f"We are {h[:1].lower()}{h[1:]}" for h in gerunds], entities=False)):
-        if len(d) > 2 and d[2].tag_ == "VBG":
-            heading_tags[h] = ("VBG", d[2].lemma_.lower())
-    imperative = {t for t, d in zip(items, tagged[len(headings):]) if len(d) and _imperative(d)}
+    tagged = parse(items, entities=False)
+    forms = heading_forms(headings)
+    imperative = {t for t, d in zip(items, tagged) if len(d) and _imperative(d)}
+    said = parse_sentences(section_sentences(pages, forms))
     docs = dict(zip(sentences, parse(sentences)))
     out: list[Candidate] = []
     facts: list[Fact] = []
     definitions: list[Definition] = []
     for page in pages:
-        out += section_questions(page, heading_tags)
+        out += section_questions(page, forms, said)
         definitions += definitions_of(page)
         out += definition_questions(page)
         out += list_questions(page, imperative)
-        out += step_questions(page, imperative, heading_tags)
+        out += step_questions(page, imperative, forms, said)
         out += table_questions(page)
         facts += table_facts(page)
         out += cause_questions(page, docs)
@@ -95,5 +91,5 @@ def structure_candidates(graph: KnowledgeGraph, names: Mapping[str, str], wanted
         definitions += defined
         if len(out) >= wanted:
             break
-    return (out + comparison_questions(facts) + bridge_questions(definitions, pages)
+    return (out + comparison_questions(facts) + compared_things(out, definitions, project)
             + shared_section_questions(pages))

@@ -12,18 +12,17 @@ Examples...) are not asked: a reader cannot tell which section they mean.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
-from testset_gen.documents.structure import PARAGRAPH, Section
+from testset_gen.documents.structure import CODE, ITEM, PARAGRAPH, Section, runs
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.heading_forms import (GENERIC_HEADINGS, HOW, NONE, QUESTION, WHAT, HeadingForm,
+                                               grounded, lead_in, tells_how)
 from testset_gen.offline.pages import Page, whole_sentence
-from testset_gen.offline.wording import in_subject, lower_first
+from testset_gen.offline.wording import in_subject, joined, lower_first
 
-GENERIC_HEADINGS = frozenset("""introduction overview summary contents installation install usage
-examples example notes note license licence contributing changelog changes history faq links
-see also references background description details features requirements support sponsors
-credits acknowledgements authors documentation docs about quickstart tutorial api more
-getting started next steps further reading table of contents resources community help
-""".split())
+MAX_LIST_ITEMS = 10
 
 META_OPENING = re.compile(r"^(?:This (?:section|page|chapter|guide|document|tutorial)|In this |Here |The "
                           r"following|See |Note\b|For (?:more|details|example)|Below|The (?:above|previous)|"
@@ -107,56 +106,186 @@ def opening(page: Page, section: Section) -> tuple[str, list[str], int, int] | N
     return " ".join(k[0] for k in kept), [k[0] for k in kept], kept[0][1], kept[-1][2]
 
 
-def section_questions(page: Page, heading_tags: dict[str, tuple[str, str]]) -> list[Candidate]:
-    """``heading_tags``: heading -> (tag, lemma) of its first word (one parse for all pages)."""
+MAX_ATTACHED_CODE = 100
+"""A command a sentence introduces ("To publish, run:" and ``poetry publish``) is part of the
+answer up to this many characters; a longer block is an example, not an answer."""
+
+SCANNED = 8
+"""Sentences of a section read for its answer: the answer is near the top or it is a
+different section's."""
+
+GOAL_WORDS = 20
+"""The ground truth goes on, whole sentences, until it has this many words (at most
+``MAX_OPENING_WORDS``)."""
+
+
+_POINTS_ON = re.compile(r"(?i)\b(?:following|these|this|below|like so|as follows|here|example|like this|such as)\b")
+"""A sentence that says only that something follows ("Poetry uses the following
+directories:"): without what follows it says nothing."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """A sentence of a section as a ground truth can quote it: ``text`` with what it
+    introduces attached ("Run the following command: poetry install."); ``open``: it
+    introduces something that cannot be quoted (a long example), so an answer stops before
+    it."""
+
+    sentence: str
+    text: str
+    start: int
+    end: int
+    open: bool = False
+    shows: bool = False  # a command or list is attached: it shows how
+    block: int = 0  # the paragraph it is in: an answer goes on within its paragraph only
+
+
+def said_in(page: Page, section: Section) -> list[Said]:
+    """The section's sentences in reading order, up to ``SCANNED``, up to the first
+    sub-part that is not prose or a list introduced by a sentence."""
+    out: list[Said] = []
+    blocks = section.blocks
+    for i, block in enumerate(blocks):
+        if len(out) >= SCANNED:
+            break
+        if block.kind != PARAGRAPH:
+            if out and not out[-1].sentence.endswith(":"):
+                continue
+            continue
+        sentences = page.sentences(block)
+        for j, (sentence, start, end) in enumerate(sentences):
+            if not whole_sentence(sentence) and not sentence.endswith(":"):
+                return out
+            if not sentence.endswith(":"):
+                out.append(Said(sentence, sentence, start, end, block=i))
+                continue
+            nxt = blocks[i + 1] if i + 1 < len(blocks) and j == len(sentences) - 1 else None
+            lead = sentence[:-1].rstrip()
+            if nxt is not None and nxt.kind == ITEM:
+                items = [b for b in runs(blocks[i + 1:], ITEM)[0]]
+                texts = [b.text for b in items]
+                if len(texts) <= MAX_LIST_ITEMS and all(len(t.split()) <= 25 for t in texts):
+                    out.append(Said(sentence, f"{lead}: {joined(texts)}.", start, items[-1].end, shows=True, block=i))
+                    continue
+            if nxt is not None and nxt.kind == CODE and len(nxt.text) <= MAX_ATTACHED_CODE \
+                    and "\n" not in nxt.text.strip() and not nxt.text.strip().startswith(("[", "{")):
+                code = nxt.text.strip().lstrip("$ ").strip()
+                out.append(Said(sentence, f"{lead}: `{code}`.", start, nxt.end, shows=True, block=i))
+                continue
+            if nxt is not None and nxt.kind == CODE and not _POINTS_ON.search(sentence):
+                # "you can delete them by using env remove:" and a long example: the sentence
+                # is whole without it
+                out.append(Said(sentence, lead + ".", start, end, block=i))
+                continue
+            out.append(Said(sentence, sentence, start, end, open=True, block=i))
+    return out
+
+
+def _answer(said: list[Said], first: int, through: int) -> list[Said]:
+    """Sentences ``first``..``through``, then on while the answer is short, never past an
+    open sentence or ``MAX_OPENING_WORDS``; [] when that cannot hold ``first..through``."""
+    kept = said[first:through + 1]
+    if any(s.open for s in kept) or sum(len(s.text.split()) for s in kept) > MAX_OPENING_WORDS:
+        return []
+    for s in said[through + 1:]:
+        words = sum(len(k.text.split()) for k in kept)
+        if (words >= GOAL_WORDS or s.open or words + len(s.text.split()) > MAX_OPENING_WORDS
+                or s.block != kept[-1].block):
+            break
+        kept.append(s)
+    return kept
+
+
+def _lead(text: str, doc: Any) -> bool:
+    """A lead-in, or a sentence whose subject points back ("Poetry supports this ...", "It
+    ..."): quoted first, it answers about something the answer never names."""
+    back = any(t.dep_ in ("nsubj", "nsubjpass", "dobj") and t.lower_ in ("this", "that", "it", "these", "they", "those")
+               and t.head.dep_ == "ROOT" for t in doc)
+    return bool(META_OPENING.match(text) or LEAD_IN.match(text) or lead_in(doc) or back)
+
+
+def section_answer(form: HeadingForm, said: list[Said], docs: Mapping[str, Any]) -> list[Said]:
+    """The sentences that answer what the heading asks, or [] (see the module docstring)."""
+    parsed = [docs.get(s.sentence) for s in said]
+    if not said or any(d is None for d in parsed):
+        return []
+    lead = [_lead(s.sentence, d) for s, d in zip(said, parsed)]
+    if form.kind == HOW:
+        ground = next((i for i, d in enumerate(parsed) if grounded(form, d) and not lead[i]), None)
+        if ground is None:
+            return []  # the section never does the heading's verb to its object: no task
+        # from the sentence that does the task on to the first that tells the reader what to
+        # do (it may be the same): a sentence about what happens answers no "How do you ...?"
+        how = next((i for i in range(ground, len(said)) if not lead[i] and (
+            said[i].shows or tells_how(parsed[i], ""))), None)
+        return [] if how is None else _answer(said, ground, how)
+    if form.kind == WHAT:
+        first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)
+        opening = parsed[first] if first is not None else None
+        if opening is None or first is None or first > 1 or not grounded(form, opening) or not all(
+                w in {t.lemma_.lower() for t in opening} | {t.lower_ for t in opening} for w in form.words):
+            return []  # the opening must say what the thing is or does, all of its words
+        return _answer(said, first, first)
+    if form.kind == QUESTION:
+        first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)
+        return [] if first is None or first > 1 else _answer(said, first, first)
+    return []
+
+
+def _standalone(question: str, subject: str) -> str:
+    """A heading's question that names what it is about: " in <subject>" added unless the
+    question already writes a name (a capitalised word after its first)."""
+    q = question.rstrip("?").strip()
+    if not subject or re.search(r"\b" + re.escape(subject.removeprefix("the ")) + r"\b", q, re.I):
+        return q + "?"
+    return f"{q}{in_subject(subject, q)}?"
+
+
+def section_questions(page: Page, forms: Mapping[str, Sequence[HeadingForm]],
+                      docs: Mapping[str, Any]) -> list[Candidate]:
+    """``forms``: heading -> what it asks (``heading_forms``, one parse for all pages);
+    ``docs``: sentence -> its parse (``section_sentences`` of every page, parsed once)."""
     out = []
+    prose = prose_of(page)
     for section in page.sections:
         h = section.heading.strip()
-        if not h or h.lower() in GENERIC_HEADINGS or h == page.title:
+        said = said_in(page, section)
+        form, answer = NONE, []
+        for form in forms.get(h, ()):
+            if h == page.title and form.kind != QUESTION:
+                continue
+            answer = section_answer(form, said, docs)
+            if answer:
+                break
+        if not answer:
             continue
-        got = opening(page, section)
-        if got is None:
-            continue
-        truth, sentences, start, end = got
-        chunk = page.chunk_for(start, end)
+        chunk = page.chunk_for(answer[0].start, answer[-1].end)
         if chunk is None:
             continue
-        tag, lemma = heading_tags.get(h, ("", ""))
-        if re.search(r" (?:is|are|was|were|has|have) ", h):
-            continue  # a heading that is a sentence ("The Language is a dataclass")
-        h = re.sub(r"^(?:The|A|An) ", "", h)
-        prose = prose_of(page)
-        act = action(cased(h, prose_of(page)), tag, lemma)
-        if act and tag != "VBG" and " and " in h:
-            act = ""  # "Help Pages and Exit Codes": a noun, not "help pages and exit codes"
-        if act:
-            if LEAD_IN.match(truth):
-                continue  # "Sometimes, it might be interesting to invoke ...": why, not how
-            # the opening must tell how: the heading's verb in it ("Support can be added"), or
-            # an instruction ("To implement a custom type, you need to ..."); a lead-in ("In
-            # some situations it's helpful to understand ...") answers no "How do you ...?"
-            verb = act.split()[0].lower()
-            stem = verb[:-1] if verb.endswith("e") else verb
-            said = re.search(r"\b" + re.escape(stem) + r"(?:e|es|s|ed|d|ing|ting|ped|ned)?\b", truth, re.I)
-            sure = tag == "VBG" or verb in IMPERATIVES or h.lower().startswith("how ")
-            if (re.search(r"(?<=[a-z,] )" + re.escape(verb.capitalize()) + r"\b", prose)  # a name: "Click"
-                    or not (said or (sure and INSTRUCTION.search(truth)))):
-                continue
+        if form.kind == HOW:
+            act = cased(form.phrase, prose)
             question = f"How do you {act}{in_subject(page.subject, act)}?"
             template = "structure:section_how"
-        else:
-            words = h.split()
-            head = " ".join(sentences[0].split()[:8]).lower()
-            if (not page.subject or len(words) > 4 or not all(w.isalpha() for w in words)
-                    or not all(re.sub(r"s$", "", w.lower())[:5] in head for w in words)
-                    or not re.search(r" (?:is|are) ", head)):
-                continue  # the opening must say what the heading is ("The context object is ...")
-            noun = cased(h, prose)
-            be = "are" if words[-1].endswith("s") and not words[-1].endswith("ss") else "is"
-            of = "of" if page.subject.lower().startswith("the ") else "in"
-            question = f"What {be} the {noun} {of} {page.subject}?"
+        elif form.kind == WHAT:
+            if not page.subject:
+                continue
+            noun = cased(form.phrase, prose)
+            article = "" if form.plural or noun[:1].isupper() else "the "
+            question = f"What {'are' if form.plural else 'is'} {article}{noun}{in_subject(page.subject, noun)}?"
             template = "structure:section_what"
+        else:
+            question = _standalone(form.phrase, page.subject)
+            template = "structure:section_question"
+        truth = " ".join(s.text for s in answer)
         out.append(Candidate("simple", question, truth, (chunk,), (
             ("template", template), ("wh", question.split()[0].lower()), ("page", page.subject),
-            ("heading", h), ("source_sentences", sentences)), structural=True))
+            ("heading", h), ("source_sentences", [s.sentence for s in answer]))
+            + ((("thing", noun), ("head", form.target), ("plural", form.plural)) if form.kind == WHAT else ()),
+            structural=True))
     return out
+
+
+def section_sentences(pages: Sequence[Page], forms: Mapping[str, Sequence[HeadingForm]]) -> list[str]:
+    """The sentences ``section_questions`` reads, to be parsed in one batch."""
+    return [s.sentence for p in pages for sec in p.sections
+            if forms.get(sec.heading.strip()) for s in said_in(p, sec)]

@@ -1,76 +1,79 @@
-"""multi_context: one thing on two pages, identified by what one page says of it and asked
-about with what the other says ("Which compact gas stove fits inside the Trailhead 2's
-vestibule?": the tent page names the Ember Stove, the stove page says what it is).
+"""multi_context: two things of one kind, each described in its own section, compared ("What
+is the difference between caret requirements and tilde requirements in Poetry?"): each
+section contributes one half of the answer, and neither half answers alone.
 
-Page A defines X ("The Ember Stove is a compact gas stove for camping."; ``definitions``);
-page B has a sentence that starts with X and says something else of it ("The Ember Stove
-fits inside ..."). The question puts A's category ("compact gas stove") in place of X in
-B's sentence: B alone says what fits, only A says that it is the stove asked about. The
-ground truth is both sentences. A category that says nothing ("a way of", "a set of") is
-not used.
+The things are the noun-phrase sections ``sections`` asks "What is/are ...?" of (its
+answer's first sentence has the thing as its subject), or two terms the folder defines
+(``definitions``). Two of them are of one kind when their head nouns are the same
+("caret requirements", "tilde requirements"; "primary package sources", "supplemental
+package sources") and they are not the same thing. The ground truth is both answers, in
+the order asked; the reference contexts are both chunks (two sections of one page are two
+facts as much as two pages are).
+
+What this replaced, and why: a thing named on two pages was asked by one page's
+description of it ("Which tool for dependency management will publish to PyPI by
+default?"): its answer was a name (on the Poetry docs, always the project's own), which the
+second page stated whole; a rater judged all twelve such records not multi_context.
 """
 
 from __future__ import annotations
 
-import re
+from itertools import combinations
 from typing import Sequence
 
-from testset_gen.documents.structure import PARAGRAPH
 from testset_gen.offline.candidate import Candidate
-from testset_gen.offline.pages import Page, whole_sentence
 from testset_gen.offline.recipes.definitions import Definition
+from testset_gen.offline.wording import in_subject
 
-CATEGORY = re.compile(r"^(?:a|an|the) (?P<cat>(?:[a-z][\w-]* ){0,3}[a-z][\w-]*?)(?= (?:for|that|which|of|to|in|"
-                      r"with|used|from|by|on|at|and|who|written|based|built|designed|made)\b|[,.;]|$)")
-VAGUE = frozenset("way thing lot number set part kind type bit one place piece tool something".split())
-VERB = re.compile(r"^(?:[a-z]+(?:s|ed)|can|will|must|should|may|runs|has|was|were)\b")
-
-
-def category(definition: Definition) -> str:
-    """What the definition says the term is ("compact gas stove"), or ""."""
-    rest = definition.sentence.rstrip(".").split(" is ", 1)
-    if len(rest) != 2:
-        return ""
-    m = CATEGORY.match(rest[1].strip())
-    if not m:
-        return ""
-    cat = m.group("cat")
-    return "" if cat.split()[-1] in VAGUE or len(cat) < 4 else cat
+MAX_PER_KIND = 6
+"""Things of one kind compared at most: a long reference page ("Caret", "Tilde",
+"Wildcard", "Inequality" ... requirements) would otherwise fill the set with pairs."""
 
 
-def bridge_questions(definitions: Sequence[Definition], pages: Sequence[Page]) -> list[Candidate]:
-    out = []
-    for d in definitions:
-        cat = category(d)
-        if not cat or d.term[:1].islower() and not d.term.startswith("the "):
+def _thing(c: Candidate) -> tuple[str, str, str, bool] | None:
+    meta = dict(c.meta)
+    if meta.get("template") != "structure:section_what" or not meta.get("head"):
+        return None
+    return str(meta["thing"]), str(meta["head"]), str(meta.get("page") or ""), bool(meta.get("plural"))
+
+
+def compared_things(sections: Sequence[Candidate], definitions: Sequence[Definition] = (),
+                    project: str = "") -> list[Candidate]:
+    """``sections``: the simple candidates (their ``section_what`` ones are used);
+    ``definitions``: terms defined by the pages ("A plugin is ..."), compared with a thing of
+    their kind; ``project``: the folder's subject, never one of the two things."""
+    things: dict[str, list[tuple[str, bool, str, str, tuple[str, ...], tuple[str, ...]]]] = {}
+    for c in sections:
+        got = _thing(c)
+        if got is None:
             continue
-        spoken = d.term[4:] if d.term.startswith("the ") else d.term
-        if not any(re.search(r"(?<=[a-z,] )" + re.escape(spoken) + r"\b", p.text) for p in pages):
-            continue  # a capital only at a sentence's start ("Documentation is ...") is no name
-        start = re.compile(r"^(?:The )?" + re.escape(spoken) + r" (?P<rest>.+)$")
-        for page in pages:
-            if page.document_id == d.document_id:
-                continue
-            for section in page.sections:
-                for block in section.blocks:
-                    if block.kind != PARAGRAPH:
-                        continue
-                    for sentence, a, b in page.sentences(block):
-                        m = start.match(sentence)
-                        if (not m or not whole_sentence(sentence) or not VERB.match(m.group("rest"))
-                                or len(m.group("rest").split()) < 3
-                                or " is " in sentence[:len(spoken) + 5] or len(sentence.split()) > 30
-                                or m.group("rest").startswith(("is ", "are "))):
-                            continue
-                        chunk = page.chunk_for(a, b)
-                        if chunk is None:
-                            continue
-                        question = f"Which {cat} {m.group('rest').rstrip('.')}?"
-                        truth = f"{d.sentence} {sentence}"
-                        out.append(Candidate("multi_context", question, truth,
-                                             tuple(dict.fromkeys((d.chunk, chunk))), (
-                            ("template", "structure:shared_entity"), ("wh", "which"),
-                            ("bridge_entity", d.term), ("answer", d.term),
-                            ("pages", [d.page, page.subject] if d.page and page.subject else []),
-                            ("source_sentences", [d.sentence, sentence])), structural=True))
+        thing, head, page, plural = got
+        things.setdefault(head, []).append((thing, plural, page, c.ground_truth, c.chunk_ids,
+                                            tuple(dict(c.meta).get("source_sentences", ()))))
+    for d in definitions:
+        term = d.term.removeprefix("the ")
+        if not d.term.startswith(("a ", "an ")) or term == project:
+            continue  # a name ("Poetry") is the subject, not a kind of thing
+        noun = d.term.split(" ", 1)[1]
+        things.setdefault(noun.split()[-1], []).append((noun, False, d.page, d.sentence, (d.chunk,),
+                                                        (d.sentence,)))
+    out = []
+    for head, found in sorted(things.items()):
+        seen: dict[str, tuple[str, bool, str, str, tuple[str, ...], tuple[str, ...]]] = {}
+        for f in found:
+            seen.setdefault(f[0].lower(), f)
+        kinds = list(seen.values())[:MAX_PER_KIND]
+        for a, b in combinations(kinds, 2):
+            if a[4] == b[4] or project and project.lower() in (a[0].lower(), b[0].lower()):
+                continue  # one chunk holds both: not two contexts
+            if a[0].lower() == head or b[0].lower() == head:
+                continue  # "requirements" against "caret requirements": a kind and its instance
+            subject = a[2] if a[2] == b[2] else project
+            pair = f"{a[0]} and {b[0]}"
+            question = f"What is the difference between {pair}{in_subject(subject, pair)}?"
+            out.append(Candidate("multi_context", question, f"{a[3]} {b[3]}",
+                                 tuple(dict.fromkeys(a[4] + b[4])), (
+                ("template", "structure:compared_things"), ("wh", "what"), ("head", head),
+                ("pair", [a[0], b[0]]), ("pages", [a[2], b[2]] if a[2] and b[2] else []),
+                ("source_sentences", list(a[5] + b[5]))), structural=True))
     return out

@@ -11,11 +11,13 @@ ground. Then clip the inner tent to the poles. Finally, stake out the guy lines.
 from __future__ import annotations
 
 import re
+from typing import Any, Mapping, Sequence
 
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.pages import Page
 from testset_gen.offline.recipes.lists import MAX_ITEMS, item_runs
-from testset_gen.offline.recipes.sections import action
+from testset_gen.offline.heading_forms import HOW, HeadingForm, grounded
+from testset_gen.offline.recipes.sections import cased, prose_of, said_in
 from testset_gen.offline.wording import in_subject, lower_first, strip_end
 
 GOAL = re.compile(r"^To (?P<goal>[a-z][^:,]{3,80})[:,]?(?: (?:follow|do|complete) (?:these|the following) steps)?:$")
@@ -30,7 +32,10 @@ def told(goal: str, steps: list[str]) -> str:
     return " ".join(out)
 
 
-def step_questions(page: Page, imperative: set[str], heading_tags: dict[str, tuple[str, str]]) -> list[Candidate]:
+def step_questions(page: Page, imperative: set[str], forms: Mapping[str, Sequence[HeadingForm]],
+                   docs: Mapping[str, Any]) -> list[Candidate]:
+    """``forms``: heading -> what it asks (``heading_forms``); ``docs``: parsed sentences of
+    the sections (``sections.section_sentences``)."""
     out = []
     for run in item_runs(page):
         texts = [b.text for b in run.items]
@@ -42,8 +47,12 @@ def step_questions(page: Page, imperative: set[str], heading_tags: dict[str, tup
         if m:
             goal = m.group("goal").strip()
         elif not run.intro:
-            tag, lemma = heading_tags.get(run.section.heading, ("", ""))
-            goal = action(run.section.heading, tag, lemma)
+            # a heading read as a task names the goal; read as an imperative ("Pull requests")
+            # it must be a task the section's prose does ("pull" acting on "requests")
+            said = [docs[s.sentence] for s in said_in(page, run.section) if s.sentence in docs]
+            goal = next((cased(form.phrase, prose_of(page)) for form in forms.get(run.section.heading.strip(), ())
+                         if form.kind == HOW and (form.frame in ("gerund", "how_to")
+                                                  or any(grounded(form, d) for d in said))), "")
         else:
             goal = ""
         if not goal or re.search(r"[`{}=<>]|\w\(", goal):

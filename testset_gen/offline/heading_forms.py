@@ -1,0 +1,224 @@
+"""What a heading asks, read from its syntax: a verb phrase ("Publishing to PyPI", "Configure
+credentials", "How to install") is a task, asked "How do you ...?"; a noun phrase ("Caret
+requirements") is a thing, asked "What is/are ...?"; a heading written as a question ("Why is
+Poetry slow?") is that question; anything else (one adjective, a name alone, a version) asks
+nothing.
+
+A heading alone is a poor sentence for a tagger ("Version constraints" parses as a clause,
+"Managing dependencies" as a noun), so each reading is taken from the heading put in a frame
+that fixes its part of speech: "We are <gerund phrase>.", "You should <imperative phrase>.",
+"Read about <noun phrase>.". The frame says what the heading could be; whether it IS that
+is decided against the section (``grounded``): "Operating modes" frames as a gerund, but
+its section says "Poetry can be operated in two different modes", where the modes are not
+what is operated, so it is no task and gets no "How do you operate modes?".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from ragmeter.text.syntax import parse
+
+HOW = "how"
+WHAT = "what"
+QUESTION = "question"
+
+_QUESTION_START = re.compile(r"(?i)^(?:how|what|why|when|which|who|where|can|could|is|are|does|do|should|"
+                             r"will|must|may)\b")
+_HOW_TO = re.compile(r"(?i)^how (?:to|do (?:I|you|we)) (?P<rest>.+?)\??$")
+_NOT_PROSE = re.compile(r"[()`=<>{}\[\]/\\|_#*@]|^\W|\d+\.\d+|--|\w\.\w")
+
+GENERIC_HEADINGS = frozenset("""introduction overview summary contents installation install usage
+examples example notes note license licence contributing changelog changes history faq links
+see also references background description details features requirements support sponsors
+credits acknowledgements authors documentation docs about quickstart tutorial api more
+getting started next steps further reading table of contents resources community help
+options arguments parameters configuration settings reference misc miscellaneous other others
+general basics basic advanced tips caveats warning warnings important limitations
+""".split())
+"""Headings that name a part of a page, not a topic: a reader cannot tell which section of
+which page "Usage" or "Options" means."""
+
+
+@dataclass(frozen=True)
+class HeadingForm:
+    """``kind``: ``how`` (a task), ``what`` (a thing), ``question`` or "" (asks nothing).
+    ``phrase``: what the question writes (the task in the base form "publish to PyPI", the
+    noun phrase, or the question itself); ``verb``: the task's verb lemma; ``target``: the
+    lemma the section must use with it (the task's object or the object of its preposition,
+    or the thing's head noun); ``by_prep``: the target is the object of a preposition."""
+
+    kind: str
+    phrase: str = ""
+    verb: str = ""
+    target: str = ""
+    by_prep: bool = False
+    plural: bool = False
+    frame: str = ""
+    words: tuple[str, ...] = ()
+    """A thing's content words (lemmas): its section must write each ("generic plugins" is
+    not answered by "Every plugin has to ...")."""
+    """How a task was read: ``gerund`` ("Pitching the tent"), ``how_to`` ("How to install"),
+    ``imperative`` ("Configure credentials", the reading a noun phrase most often gets
+    wrongly: "Pull requests")."""
+
+
+NONE = HeadingForm("")
+
+
+def _lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if len(first) > 1 and (first[1:].lower() != first[1:] or first.isupper()):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def _task(doc: Any, at: int, words: list[str], frame: str) -> HeadingForm | None:
+    """The task read from a framed parse whose token ``at`` should be the heading's verb."""
+    if len(doc) <= at:
+        return None
+    verb = doc[at]
+    if verb.tag_ not in ("VBG", "VB") or verb.pos_ not in ("VERB",):
+        return None
+    lemma = verb.lemma_.lower()
+    stem = verb.lower_[:-3]
+    if verb.tag_ == "VBG" and stem.endswith("ll") and lemma + lemma[-1:] == stem:
+        lemma = stem  # the lemmatiser's "instal" of "installing"
+    if not lemma.isalpha() or lemma == verb.lower_ and verb.tag_ == "VBG":
+        return None
+    obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    target, by_prep = "", False
+    if obj is not None:
+        target = obj.lemma_.lower()
+    else:
+        prep = next((c for c in verb.children if c.dep_ == "prep"), None)
+        pobj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+        if pobj is not None:
+            target, by_prep = pobj.lemma_.lower(), True
+    if not target:
+        return None  # "Installing" alone: which task?
+    return HeadingForm(HOW, " ".join([lemma] + words[1:]), lemma, target, by_prep, frame=frame)
+
+
+def _thing(doc: Any, heading: str) -> HeadingForm | None:
+    """The noun phrase of "Read about <heading>.": its head noun is the object of "about"."""
+    if len(doc) < 3:
+        return None
+    head = next((c for c in doc[1].children if c.dep_ == "pobj"), None)
+    span = doc[2:len(doc) - 1]
+    if head is None or head.pos_ not in ("NOUN", "PROPN") or any(
+            t.pos_ in ("VERB", "AUX", "PRON", "NUM") for t in span):
+        return None
+    if all(t.pos_ == "PROPN" for t in span):
+        return None  # a name alone ("Poetry", "pipx"): what about it?
+    return HeadingForm(WHAT, re.sub(r"^(?:The|A|An) ", "", heading), "", head.lemma_.lower(),
+                       plural=head.tag_ in ("NNS", "NNPS"),
+                       words=tuple(t.lemma_.lower() for t in span if t.pos_ in ("NOUN", "PROPN", "ADJ")))
+
+
+def heading_forms(headings: Iterable[str]) -> dict[str, tuple[HeadingForm, ...]]:
+    """The readings of each heading, the task first (one parse of every frame for all of
+    them): "Caret requirements" frames as an imperative too, and only its section (see
+    ``grounded``) tells that it is a thing."""
+    heads = sorted({h.strip() for h in headings if h.strip()})
+    forms: dict[str, HeadingForm] = {}
+    framed: list[tuple[str, str, str]] = []  # (heading, frame kind, text)
+    for h in heads:
+        bare = h.rstrip(":").strip()
+        words = bare.split()
+        if (not words or bare.lower() in GENERIC_HEADINGS or len(words) > 10
+                or (not bare.endswith("?") and _NOT_PROSE.search(bare)) or not bare[:1].isalpha()):
+            forms[h] = NONE
+            continue
+        if m := _HOW_TO.match(bare):
+            rest = m.group("rest")
+            framed.append((h, "how_to", f"You should {_lower_first(rest)}."))
+            continue
+        if bare.endswith("?") or _QUESTION_START.match(bare):
+            forms[h] = HeadingForm(QUESTION, bare if bare.endswith("?") else bare + "?") if (
+                len(words) >= 3 and bare.endswith("?")) else NONE
+            continue
+        low = _lower_first(bare)
+        if words[0].lower().endswith("ing"):
+            framed.append((h, "gerund", f"We are {low}."))
+        elif len(words) >= 2:
+            framed.append((h, "imperative", f"You should {low}."))
+        framed.append((h, "thing", f"Read about {low}."))
+    docs = parse([t for _, _, t in framed], entities=False)
+    readings: dict[str, list[HeadingForm]] = {h: [f] for h, f in forms.items() if f.kind}
+    for (h, kind, _), doc in zip(framed, docs):
+        bare = h.rstrip(":").strip()
+        rest = _HOW_TO.match(bare)
+        words = (rest.group("rest") if rest else bare).split()
+        got = (_task(doc, 2, words, kind) if kind in ("gerund", "imperative", "how_to")
+               else _thing(doc, bare))
+        if got is not None:
+            readings.setdefault(h, []).append(got)
+    return {h: tuple(readings.get(h, ())) for h in heads}
+
+
+def _matches(token: Any, lemma: str) -> bool:
+    return bool(token.lemma_.lower() == lemma or token.lower_ == lemma)
+
+
+def grounded(form: HeadingForm, doc: Any) -> bool:
+    """Whether a parsed sentence says what the heading asks: for a task, its verb acting on
+    its target ("To install the defined dependencies, run ..." for "Installing
+    dependencies"); for a thing, the thing as the sentence's subject ("Caret requirements
+    allow ..." for "Caret requirements")."""
+    if form.kind == HOW:
+        for t in doc:
+            if t.pos_ != "VERB" or not _matches(t, form.verb):
+                continue
+            if form.by_prep:
+                if any(_matches(s, form.target) for s in t.subtree if s is not t):
+                    return True
+            elif any(c.dep_ in ("dobj", "obj", "nsubjpass") and _matches(c, form.target) for c in t.children):
+                return True
+        return False
+    if form.kind == WHAT:
+        return any(t.dep_ in ("nsubj", "nsubjpass") and _matches(t, form.target)
+                   and t.head.dep_ == "ROOT" for t in doc)
+    return False
+
+
+def tells_how(doc: Any, verb: str) -> bool:
+    """A sentence that tells the reader what to do: the task's verb in it, an imperative
+    first word, "you can/must/should ...", or "To <goal>, ..."."""
+    words = [t for t in doc if not t.is_punct]
+    if not words:
+        return False
+    if any(t.pos_ == "VERB" and _matches(t, verb) for t in words):
+        return True
+    first = words[0]
+    if first.tag_ == "VB" and first.dep_ == "ROOT":
+        return True
+    # the means: "This is done by using the --group option", "the preferred way to add ..."
+    if any(t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children) for t in words):
+        return True
+    if any(t.lower_ == "way" and any(c.tag_ == "VB" for c in t.subtree) for t in words):
+        return True
+    if first.lower_ == "to" and len(words) > 1 and words[1].tag_ == "VB":
+        return True
+    return any(t.lower_ == "you" and t.dep_ == "nsubj" and any(
+        c.lower_ in ("can", "must", "should", "need", "may") for c in t.head.children) for t in words)
+
+
+def lead_in(doc: Any) -> bool:
+    """A sentence that leads into the section rather than saying anything of its topic: an
+    interjection first ("Alright, so now you can publish packages."; "Great, now ..."), an
+    exclamation, thanks."""
+    words = [t for t in doc if not t.is_punct]
+    if not words:
+        return True
+    text = doc.text.strip()
+    return (words[0].pos_ == "INTJ" or words[0].tag_ == "UH" or text.endswith("!")
+            or any(t.lemma_.lower() == "thank" for t in words[:4]))
+
+
+def parse_sentences(texts: Sequence[str]) -> dict[str, Any]:
+    """Sentence -> parsed doc, one batch for all."""
+    uniq = sorted(set(texts))
+    return dict(zip(uniq, parse(uniq, entities=False)))
