@@ -168,12 +168,25 @@ def test_offline_generator_through_the_same_entry_point(docs, tmp_path):
     assert records and result.usage is None
     counts = result.testset.counts()
     for kind, asked in plan_counts(6, parse_distribution("simple=0.5,multi_context=0.5")).items():
-        assert counts[kind] + result.shortfall.get(kind, 0) == asked
+        assert counts[kind] + result.shortfall.get(kind, 0) - result.filled.get(kind, 0) == asked
+    # the short multi_context records were written as simple ones, from the simple pool
+    assert result.shortfall == {"multi_context": 3} and result.filled == {"simple": 3}
+    assert len(records) == 6
     chunk_ids = set(result.graph.chunk_ids())
     for r in records:
         assert set(r.reference_context_ids) <= chunk_ids
         assert r.question.endswith("?")
     assert all(len(r.reference_context_ids) >= 2 for r in records if r.evolution_type == "multi_context")
+
+
+def test_exact_mix_keeps_the_shares_and_writes_fewer(docs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = generate(docs, 6, judge="local", cache=False, distribution="simple=0.5,multi_context=0.5",
+                          exact_mix=True)
+    assert result.filled == {} and result.shortfall == {"multi_context": 3}
+    assert result.testset.counts()["simple"] == 3 and len(result.testset.records) == 3
+    assert any("multi_context: 3 of 3" in str(w.message) for w in caught)
 
 
 def test_distribution_parsing_errors_name_the_part():

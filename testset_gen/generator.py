@@ -69,6 +69,9 @@ class GenerationResult:
     never failed. What a shortfall is owed to the judge rather than to the documents."""
     judge_calls: int = 0
     """LLM paths: calls the generator made to the judge (a call and its repair re-ask are one)."""
+    filled: dict[str, int] = field(default_factory=dict)
+    """Offline path: type -> records written beyond its share in place of the short types
+    (empty with ``exact_mix``)."""
 
     def written(self) -> dict[str, int]:
         """Records per kind asked for: per evolution type, or per synthesizer on the
@@ -157,6 +160,7 @@ async def agenerate(
     judge: Judge | str | None = "local",
     distribution: str | Mapping[str, float] | None = None,
     seed: int = 0,
+    exact_mix: bool = False,
     cache: CacheSetting = True,
     resume: bool = True,
     journal: str | Path | bool | None = True,
@@ -227,7 +231,7 @@ async def agenerate(
             raise ValueError(f"no English documents in {source!r} for the offline generator "
                              f"(skipped: {', '.join(p for p, _ in skipped)}); use an LLM judge")
     settings = {
-        "size": size, "distribution": shares, "seed": seed, "judge": the_judge.name,
+        "size": size, "distribution": shares, "seed": seed, "judge": the_judge.name, "exact_mix": exact_mix,
         "chunk_tokens": chunk_tokens, "overlap_tokens": overlap_tokens,
         "similarity_threshold": similarity_threshold, "summaries": bool(summaries and llm),
         "max_attempts": max_attempts,
@@ -263,6 +267,7 @@ async def agenerate(
         rejected: list[Rejection] = []
         filter_rejections: dict[str, dict[str, int]] = {}
         used_personas: list[Any] = []
+        filled: dict[str, int] = {}
         prepared = None
         if synthesis and llm is not None:
             from testset_gen.llm.synthesis import prepare, synthesize
@@ -285,8 +290,10 @@ async def agenerate(
             elif llm is None:
                 with warnings.catch_warnings():  # reported once, below, for both paths
                     warnings.simplefilter("ignore", ShortfallWarning)
-                    offline = generate_offline(graph, size, distribution=shares, seed=seed)
+                    offline = generate_offline(graph, size, distribution=shares, seed=seed,
+                                               fill_short_types=not exact_mix)
                 records, shortfall = list(offline.records), dict(offline.shortfall)
+                filled = dict(offline.filled)
                 filter_rejections = offline.rejected
                 advance(len(records))
             else:
@@ -312,7 +319,7 @@ async def agenerate(
                               shortfall=shortfall, rejected=rejected,
                               usage=llm.usage if llm is not None else None, journal=journal_path,
                               filter_rejections=filter_rejections, personas=used_personas,
-                              judge_faults=faults(llm, reasons),
+                              judge_faults=faults(llm, reasons), filled=filled,
                               judge_calls=llm.calls if llm is not None else 0)
     if not _caller_warns.get() and (message := shortfall_message(result)) is not None:
         warnings.warn(message, ShortfallWarning, stacklevel=2)  # the line that awaited agenerate
@@ -335,6 +342,8 @@ def shortfall_message(result: GenerationResult) -> str | None:
         hint = judge_blame(result) + "; see GenerationResult.rejected for each draft"
     elif result.usage is None:
         hint = "the offline generator's rules found too few; an LLM judge writes the kinds they cannot"
+        if result.filled:
+            hint += "; written in their place: " + ", ".join(f"{n} more {k}" for k, n in result.filled.items())
     else:
         hint = "see GenerationResult.rejected for why"
     return f"testset_gen: fewer questions than asked for ({text} missing); {hint}"
@@ -358,7 +367,9 @@ def generate(source: Any, size: int, **options: Any) -> GenerationResult:
     OpenAI-compatible URL; ``"local+..."`` uses its LLM). ``distribution``: shares of
     ``simple``, ``reasoning``, ``multi_context``, ``conditional`` (default 0.5 / 0.25 /
     0.25 / 0), as a mapping or ``"simple=0.5,reasoning=0.25,multi_context=0.25"``.
-    ``seed``: which chunks seed which question.
+    ``seed``: which chunks seed which question. ``exact_mix``: offline, keep the shares and
+    write fewer records when a type falls short (by default the other types write what their
+    pools still hold in its place; ``GenerationResult.filled`` says how many).
 
     The synthesizer path (an LLM judge; used when any of these four is given): the graph
     is enriched by the LLM (headline, summary, themes, entities per chunk) and records are

@@ -60,8 +60,10 @@ wrong resolution makes the ground truth false. Every candidate passes the checks
 ``record_filter`` (rules, then the local judge on the ones picked; a rejected pick is
 replaced from the pool); one record per statement. When the chunks do not give enough
 questions of a type, the records of that type are fewer, the missing count is in
-``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so: the other types are not
-padded to make up the size.
+``OfflineResult.shortfall`` and a ``ShortfallWarning`` says so; the other types then write
+what their pools still hold in its place (``OfflineResult.filled``; ``fill_short_types=False``
+keeps the shares and writes fewer records). Nothing is padded: every filled record passed the
+same checks as the others.
 
 Cost: chunks are read in a seeded random order, a batch at a time, and reading stops once
 every type has a few times the candidates it needs, so a large corpus is not parsed whole
@@ -134,6 +136,9 @@ class OfflineResult:
     available: dict[str, int] = field(default_factory=dict)
     rejected: dict[str, dict[str, int]] = field(default_factory=dict)
     """type -> filter reason -> candidates dropped for it (a candidate may have several)."""
+    filled: dict[str, int] = field(default_factory=dict)
+    """type -> records written beyond its share, in place of the types in ``shortfall``
+    (``fill_short_types``)."""
 
 
 def _record(c: Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
@@ -155,7 +160,7 @@ def _record(c: Candidate, graph: KnowledgeGraph, seed: int) -> TestsetRecord:
 
 def generate_offline(graph: KnowledgeGraph, size: int,
                      distribution: Mapping[str, float] | str | None = None,
-                     seed: int = 0) -> OfflineResult:
+                     seed: int = 0, fill_short_types: bool = True) -> OfflineResult:
     """``size`` records from ``graph`` by rules, in the shares of ``distribution``.
 
     ``distribution``: evolution type -> share (normalised; default simple 0.5, reasoning
@@ -165,7 +170,9 @@ def generate_offline(graph: KnowledgeGraph, size: int,
     the same graph and seed give identical records.
 
     Types the chunks cannot fill are reported in ``shortfall`` and by a
-    ``ShortfallWarning``; the records are then fewer than ``size``.
+    ``ShortfallWarning``. With ``fill_short_types`` (the default) the records they miss are
+    written as the other types, simple first, as far as those types' pools go (``filled``
+    says how many); without it the records are then fewer than ``size``.
     """
     shares = parse_distribution(distribution)
     planned = {t: n for t, n in plan_counts(size, shares).items() if n > 0}
@@ -302,43 +309,66 @@ def generate_offline(graph: KnowledgeGraph, size: int,
         pending.extend(got)
         return got
 
-    for _ in range(JUDGE_ROUNDS):
-        pending.clear()
-        picked = [(t, c) for t in order_of_types for c in _picks(t)]
-        pending.clear()
-        if not picked:
-            break
-        verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])
-        for (t, c), reasons in zip(picked, verdicts):
-            if c.structural and dict(c.meta).get("constructed"):
-                # a sentence made from a table row, a list or two facts ("The weight of the
-                # Trailhead 2 is 1.8 kg.") is right by construction; the local judge's
-                # faithfulness, made for prose, called 5 of 9 such rows unsupported
-                reasons = [r for r in reasons if r != "unsupported"]
-            if reasons:
-                rejected[t].update(reasons)
-                # its statements are free again for another question (the question text
-                # stays taken): on the docs folder a rejected Python comparison had spent
-                # two pages' floors that no other record could then use
-                taken.difference_update(held.pop(c.question, ()))
-            else:
-                chosen[t].append(c)
+    def _judge_rounds(types: list[str]) -> None:
+        for _ in range(JUDGE_ROUNDS):
+            pending.clear()
+            picked = [(t, c) for t in types for c in _picks(t)]
+            pending.clear()
+            if not picked:
+                break
+            verdicts = judge_reasons([c.filter_input(contexts(c)) for _, c in picked])
+            for (t, c), reasons in zip(picked, verdicts):
+                if c.structural and dict(c.meta).get("constructed"):
+                    # a sentence made from a table row, a list or two facts ("The weight of the
+                    # Trailhead 2 is 1.8 kg.") is right by construction; the local judge's
+                    # faithfulness, made for prose, called 5 of 9 such rows unsupported
+                    reasons = [r for r in reasons if r != "unsupported"]
+                if reasons:
+                    rejected[t].update(reasons)
+                    # its statements are free again for another question (the question text
+                    # stays taken): on the docs folder a rejected Python comparison had spent
+                    # two pages' floors that no other record could then use
+                    taken.difference_update(held.pop(c.question, ()))
+                else:
+                    chosen[t].append(c)
+
+    _judge_rounds(order_of_types)
+    asked = dict(planned)
+    shortfall = {t: asked[t] - len(chosen.get(t, [])) for t in EVOLUTION_TYPES
+                 if t in asked and len(chosen.get(t, [])) < asked[t]}
+    filled: dict[str, int] = {}
+    if fill_short_types:
+        # the records a short type could not have go to the types whose pools have more,
+        # the surest first (simple, then reasoning): a user who asks for 50 questions wants
+        # 50, and a mix short of one kind is said in ``shortfall``, never hidden
+        for t in [t for t in EVOLUTION_TYPES if t in planned]:
+            missing = size - sum(len(v) for v in chosen.values())
+            if missing <= 0:
+                break
+            if len(chosen[t]) < planned[t]:
+                continue  # its own pool is spent
+            planned[t] += missing
+            before = len(chosen[t])
+            _judge_rounds([t])
+            planned[t] = len(chosen[t])
+            if len(chosen[t]) > before:
+                filled[t] = len(chosen[t]) - before
     records = [_record(c, graph, seed) for t in EVOLUTION_TYPES for c in chosen.get(t, [])]
-    shortfall = {t: planned[t] - len(chosen.get(t, [])) for t in EVOLUTION_TYPES
-                 if t in planned and len(chosen.get(t, [])) < planned[t]}
     if shortfall:
         # per type, why: how many candidates passed the checks and what the rest failed
         detail = ", ".join(
-            f"{t} {shortfall[t]} of {planned[t]} missing ({len(pools[t])} candidates passed the "
+            f"{t} {shortfall[t]} of {asked[t]} missing ({len(pools[t])} candidates passed the "
             f"checks" + (f"; rejected: " + ", ".join(f"{r} {n}" for r, n in rejected[t].most_common())
                          if rejected[t] else "") + ")" for t in shortfall)
         why = (" The offline generator writes no conditional questions: a rule-made premise "
                "narrows nothing." if "conditional" in shortfall else "")
+        if filled:
+            why += " In their place: " + ", ".join(f"{n} more {t}" for t, n in filled.items()) + "."
         warnings.warn(
             f"offline generator: the documents gave too few questions that pass the filter "
             f"({detail}); {len(records)} of {size} records written.{why} More or longer "
             "documents help; an LLM judge writes the kinds the rules cannot.",
             ShortfallWarning, stacklevel=2)
-    return OfflineResult(records=records, shortfall=shortfall, planned=planned,
+    return OfflineResult(records=records, shortfall=shortfall, planned=asked, filled=filled,
                          available={t: len(pools[t]) for t in EVOLUTION_TYPES},
                          rejected={t: dict(rejected[t]) for t in EVOLUTION_TYPES if rejected[t]})

@@ -81,6 +81,7 @@ def generate(
     judge: str = typer.Option("local", "--judge", "-j", help="local (offline generator, no key) | openai:MODEL | openai:MODEL@URL | ollama:MODEL | azure:DEPLOYMENT@URL"),
     distribution: str = typer.Option("simple=0.5,reasoning=0.25,multi_context=0.25", "--distribution", "-d", help="Shares of simple, reasoning, multi_context, conditional."),
     seed: int = typer.Option(0, "--seed", help="Which chunks seed which question; same seed + same cache = same test set."),
+    exact_mix: bool = typer.Option(False, "--exact-mix", help="Offline: keep the --distribution shares and write fewer questions when a type falls short (default: the other types write what they can in its place)."),
     graph_out: Optional[Path] = typer.Option(None, "--graph-out", help="Also save the knowledge graph (node-link JSON)."),
     chunk_tokens: int = typer.Option(256, "--chunk-tokens", min=16, help="Maximum tokens per chunk."),
     overlap_tokens: int = typer.Option(32, "--overlap-tokens", min=0, help="Tokens of whole sentences repeated between neighbouring chunks."),
@@ -119,7 +120,7 @@ def generate(
         try:
             with plain_errors("accepted questions are journalled; run the same command again to resume"):
                 result = run_generate(
-                    docs, size, judge=judge, distribution=distribution, seed=seed,
+                    docs, size, judge=judge, distribution=distribution, seed=seed, exact_mix=exact_mix,
                     cache=_cache(cache_dir, no_cache), resume=resume, chunk_tokens=chunk_tokens,
                     overlap_tokens=overlap_tokens, show_progress=not quiet, judge_options=judge_options,
                     synthesizers=synthesizers, personas=personas if personas is not None else num_personas,
@@ -143,8 +144,11 @@ def generate(
         cause = (judge_blame(result) + ", and drafts were rejected as the table says"
                  if result.judge_faults else
                  "the documents gave no more questions that pass the filter")
+        instead = ("; written in their place, from what passed the same checks: "
+                   + ", ".join(f"{n} more {k}" for k, n in result.filled.items())
+                   + " (--exact-mix keeps the shares)" if result.filled else " (never padded)")
         err.print("short by " + ", ".join(f"{k} {v}" for k, v in result.shortfall.items())
-                  + f": {cause} (never padded)", highlight=False, markup=False)
+                  + f": {cause}{instead}", highlight=False, markup=False)
     if result.personas:
         err.print("personas: " + "; ".join(p.name for p in result.personas), highlight=False, markup=False)
     stats = result.graph.stats()
