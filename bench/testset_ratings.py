@@ -60,8 +60,9 @@ def rating_rounds(path: Path = RATINGS) -> list[Round]:
         key = (row["folder"], str(row.get("generated_at", "?")))
         if key not in rounds:
             earlier = any(r.folder == row["folder"] for r in rounds.values())
+            # a folder the generator was tuned on before its first rating says "blind": false
             rounds[key] = Round(row["folder"], key[1], row["source"], int(row["asked"]),
-                                int(row["written"]), blind=not earlier)
+                                int(row["written"]), blind=bool(row.get("blind", not earlier)))
         rnd = rounds[key]
         rnd.usable += bool(row["usable"])
         rnd.types[row["evolution_type"]] += 1
