@@ -357,8 +357,9 @@ def measure_testset() -> list[Figure]:
         data = (f"{rnd.source}: `ragmeter generate FOLDER -n {rnd.asked}` (offline) at {rnd.generated_at}, "
                 "every record rated once by a person who did not read the generator's code "
                 "(bench/testset_hand_ratings.jsonl)")
-        figures += _fig(f"testset.{rnd.folder}", round_figures(rnd), data,
-                        "blind" if rnd.blind else "development")
+        kind = "blind" if rnd.blind else "development"
+        # a folder's blind round stays; of its development rounds the latest is the figure
+        figures += _fig(f"testset.{kind}.{rnd.folder}", round_figures(rnd), data, kind)
     return figures
 
 
