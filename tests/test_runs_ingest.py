@@ -270,7 +270,8 @@ def test_the_mapping_rules_on_hand_built_spans(caplog):
         ("Q2?", "from the root", ["z", "x"]),
     ]
     assert records[0]["metadata"]["service"] == "rag" and records[0]["id"] == "t1"
-    assert "skipped trace t3: its root span 'chain' has no input.value to use as the question" in caplog.text
+    assert ("skipped trace t3: its root span 'chain' has no input.value to use as the question, and no LLM span a "
+            "user message") in caplog.text
 
 
 def test_langchain_handler_counts_a_nested_retriever_once_and_skips_a_failed_run(tmp_path):
