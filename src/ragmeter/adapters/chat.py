@@ -141,7 +141,7 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
         if isinstance(record, RowError):
             out.append((row, record))
             continue
-        line = numbers[row] if row < len(numbers) else None
+        at_line = numbers[row] if row < len(numbers) else None
         named = record.get("id") if isinstance(record, dict) else None
         turns = record.get("turns") if isinstance(record, dict) else None
         if turns is not None and hasattr(turns, "tolist"):  # a DataFrame cell
@@ -150,7 +150,7 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
             turns = [m.get("content") for m in record["messages"] if isinstance(m, dict) and m.get("role") == "user"]
         if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):
             whose = f"conversation {named!r}: " if isinstance(named, (str, int)) and not isinstance(named, bool) else ""
-            out.append((row, RowError(row=row, line=line, field="turns",
+            out.append((row, RowError(row=row, line=at_line, field="turns",
                                       message=f"{whose}a script needs its user turns: a non-empty list of texts, or "
                                               "messages with a user message")))
             continue
