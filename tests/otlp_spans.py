@@ -1,8 +1,14 @@
-"""Building blocks of OTLP/JSON traces for the trace-ingestion tests, and the malformed spans
-that once ended `ragmeter ingest` and `monitor` in a traceback."""
+"""Building blocks of OTLP/JSON traces for the trace-ingestion tests: the malformed spans
+that once ended `ragmeter ingest` and `monitor` in a traceback, and the real spans an
+instrumented app writes (``instrumented``), encoded as an exporter sends them
+(``otlp_json``). OpenTelemetry is imported only by those two, so a test file needing none of
+it runs without the SDK."""
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 DEEP = 100_000
@@ -42,3 +48,40 @@ def break_root(spans: list[dict[str, Any]], kind: str, *, start: str, cycle_to: 
     else:
         raise ValueError(kind)
     return spans
+
+
+def otlp_json(spans: Any, *, hex_ids: bool = False) -> dict[str, Any]:
+    """What an OTLP exporter sends: ExportTraceServiceRequest in protobuf's JSON mapping
+    (base64 ids), or with hex ids as OTLP/JSON and the Collector's file exporter write them."""
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    data: dict[str, Any] = MessageToDict(encode_spans(spans))
+    if hex_ids:
+        for rs in data["resourceSpans"]:
+            for ss in rs["scopeSpans"]:
+                for span in ss["spans"]:
+                    for key in ("traceId", "spanId", "parentSpanId"):
+                        if key in span:
+                            span[key] = base64.b64decode(span[key]).hex()
+    return data
+
+
+@contextmanager
+def instrumented(instrumentor: Any) -> Iterator[Any]:
+    """The spans an OpenInference ``instrumentor`` (``LangChainInstrumentor()``,
+    ``LlamaIndexInstrumentor()``) records while the block runs, in an in-memory exporter
+    (``.get_finished_spans()``). The instrumentation is removed on the way out, failed or
+    not: an instrumented framework would otherwise trace every later test of the session."""
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    instrumentor.instrument(tracer_provider=provider)
+    try:
+        yield exporter
+    finally:
+        instrumentor.uninstrument()

@@ -59,7 +59,9 @@ def tool_calling_model(request: dict[str, Any]) -> Reply:
     return Reply(content=ANSWERS[asked])
 
 
-def build_langchain_agent(base_url: str) -> Any:
+def build_langchain_agent(base_url: str, **model_options: Any) -> Any:
+    """The agent: ``model_options`` go to its ``ChatOpenAI`` (``output_version="v1"`` for
+    replies in content blocks)."""
     from langchain.agents import create_agent
     from langchain_core.documents import Document
     from langchain_core.tools import create_retriever_tool
@@ -70,7 +72,7 @@ def build_langchain_agent(base_url: str) -> Any:
                                   check_embedding_ctx_length=False, max_retries=0)
     store = InMemoryVectorStore.from_documents([Document(page_content=p) for p in PASSAGES], embeddings)
     search = create_retriever_tool(store.as_retriever(search_kwargs={"k": 2}), "search", "Search the encyclopaedia.")
-    model = ChatOpenAI(model="gpt-4o-mini", base_url=base_url, api_key="sk-test", max_retries=0)
+    model = ChatOpenAI(model="gpt-4o-mini", base_url=base_url, api_key="sk-test", max_retries=0, **model_options)
     return create_agent(model, [search], system_prompt="Answer from the encyclopaedia.")
 
 

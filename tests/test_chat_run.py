@@ -161,3 +161,49 @@ def test_cli_runs_a_chat_app_over_scripts_then_evaluates_the_conversations(tmp_p
                                       "--no-record", "-q"], env={"COLUMNS": "200"})
     assert scored.exit_code == 0, scored.output
     assert "tool_call_accuracy │ 1.000" in scored.output and "tool_call_f1       │ 1.000" in scored.output
+
+
+def test_cli_runs_both_script_forms_and_its_help_documents_them(tmp_path):
+    """``{"turns": [...]}`` and a messages-only conversation record (what ``generate
+    --conversations`` writes): the user messages are sent, the recorded replies become each
+    turn's reference and are never sent; a line with no user turn is named, the rest run."""
+    from typer.testing import CliRunner
+
+    from ragmeter.cli.app import app
+
+    (tmp_path / "echo.py").write_text("def chat(messages):\n"
+                                      "    sent = [m['role'][0] + ':' + m['content'] for m in messages]\n"
+                                      "    return {'answer': ' | '.join(sent), 'contexts': ['a passage']}\n")
+    scripts = tmp_path / "scripts.jsonl"
+    scripts.write_text("".join(json.dumps(s) + "\n" for s in [
+        {"id": "bare", "turns": ["hi", "again"]},
+        {"id": "recorded", "reference": "Paris, 2.1 million people.", "messages": [
+            {"role": "user", "content": "Capital of France?"},
+            {"role": "assistant", "content": "Paris.", "reference": "Paris is the capital."},
+            {"role": "user", "content": "How many live there?"},
+            {"role": "assistant", "content": "2.1 million."}]},
+        {"id": "no-user", "messages": [{"role": "assistant", "content": "Hello."}]},
+    ]))
+    chats = tmp_path / "chats.jsonl"
+    ran = CliRunner().invoke(app, ["run", str(scripts), "--conversations", "--app", f"{tmp_path / 'echo.py'}:chat",
+                                   "--out", str(chats), "-q"], env={"COLUMNS": "200"})
+    assert ran.exit_code == 0, ran.output
+    assert ("skipped row 2 (line 3), field 'turns': conversation 'no-user': a script needs its user turns: a "
+            "non-empty list of texts, or messages with a user message") in ran.output
+    assert "2 of 2 conversations held to the end" in ran.output
+    bare, recorded = [json.loads(line) for line in chats.read_text().splitlines()]
+
+    def said(record):
+        return [(m["role"], m["content"], m.get("reference")) for m in record["messages"]]
+
+    assert said(bare) == [("user", "hi", None), ("assistant", "u:hi", None),
+                          ("user", "again", None), ("assistant", "u:hi | a:u:hi | u:again", None)]
+    assert said(recorded) == [  # the app saw its own replies, not the recorded ones
+        ("user", "Capital of France?", None), ("assistant", "u:Capital of France?", "Paris is the capital."),
+        ("user", "How many live there?", None),
+        ("assistant", "u:Capital of France? | a:u:Capital of France? | u:How many live there?", "2.1 million.")]
+    assert recorded["reference"] == "Paris, 2.1 million people."
+    shown = " ".join(CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"}).output.replace("│", " ").split())
+    assert ('one per line: {"turns": ["a user message", ...]}, or a conversation\'s {"messages": [...]} (as generate '
+            "--conversations writes them), whose user messages are the turns and each assistant message the reference "
+            "of the turn before it.") in shown

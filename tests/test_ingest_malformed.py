@@ -81,7 +81,7 @@ def test_one_malformed_span_costs_only_its_trace(kind, tmp_path):
     if kind == "no traceId":  # its trace is unknown, so the rest of the trace is read, and has no question
         assert problem.trace is None and len(problems) == 2
         assert str(problems[1]).endswith(f"trace {trace_id(BAD)}: its root span 'retriever' has no input.value to "
-                                         "use as the question")
+                                         "use as the question, and no LLM span a user message")
     else:
         assert problem.trace == trace_id(BAD) and len(problems) == 1, [str(p) for p in problems]
     done = CliRunner().invoke(app, ["ingest", str(path), "-o", str(tmp_path / "out.jsonl")])

@@ -5,7 +5,6 @@ rank order, the answer the model's, the question the user's."""
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from pathlib import Path
@@ -17,11 +16,10 @@ pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
 pytest.importorskip("openinference.instrumentation.langchain")
 pytest.importorskip("openinference.instrumentation.llama_index")
 
-from google.protobuf.json_format import MessageToDict  # noqa: E402
-from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans  # noqa: E402
 from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
+from otlp_spans import otlp_json  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ragmeter.cli.app import app  # noqa: E402
@@ -51,20 +49,6 @@ def ranked(query: str, k: int = 3) -> list[int]:
     """Word-overlap ranking, ties by position: the order both apps' retrievers return."""
     q = words(query)
     return sorted(range(len(DOCS)), key=lambda i: (-len(q & words(DOCS[i])), i))[:k]
-
-
-def otlp_json(spans: Any, *, hex_ids: bool = False) -> dict[str, Any]:
-    """What an OTLP exporter sends: ExportTraceServiceRequest in protobuf's JSON mapping
-    (base64 ids), or with hex ids as OTLP/JSON and the Collector's file exporter write them."""
-    data = MessageToDict(encode_spans(spans))
-    if hex_ids:
-        for rs in data["resourceSpans"]:
-            for ss in rs["scopeSpans"]:
-                for span in ss["spans"]:
-                    for key in ("traceId", "spanId", "parentSpanId"):
-                        if key in span:
-                            span[key] = base64.b64decode(span[key]).hex()
-    return data
 
 
 @pytest.fixture(scope="module")
@@ -286,7 +270,8 @@ def test_the_mapping_rules_on_hand_built_spans(caplog):
         ("Q2?", "from the root", ["z", "x"]),
     ]
     assert records[0]["metadata"]["service"] == "rag" and records[0]["id"] == "t1"
-    assert "skipped trace t3: its root span 'chain' has no input.value to use as the question" in caplog.text
+    assert ("skipped trace t3: its root span 'chain' has no input.value to use as the question, and no LLM span a "
+            "user message") in caplog.text
 
 
 def test_langchain_handler_counts_a_nested_retriever_once_and_skips_a_failed_run(tmp_path):

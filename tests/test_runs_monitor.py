@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -151,3 +152,90 @@ def test_pretty_printed_traces_and_a_deep_record_line(tmp_path):
     read = list(read_traffic([pretty, records], on_problem=problems.append))
     assert [r["id"] for r in read] == ["t1", "r1"]
     assert [str(p) for p in problems] == [f"{records}, line 2: not JSON Python can read (nested too deep)"]
+
+
+# ------------------------------------------------------------------- chats in JSON Lines
+
+PARIS, SEINE, BERLIN = "Paris is the capital of France.", "The Seine flows through Paris.", "Berlin is the capital of Germany."
+
+
+def said(text: str, *contexts: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text, **({"contexts": list(contexts)} if contexts else {})}
+
+
+def called(call_id: str, arguments: str) -> list[dict[str, Any]]:
+    """The assistant's search call (arguments as the JSON string OpenAI sends) and its result."""
+    return [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": call_id, "type": "function", "function": {"name": "search", "arguments": arguments}}]},
+            {"role": "tool", "tool_call_id": call_id, "content": "..."}]
+
+
+CHAT_A = {"id": "chat-a", "messages": [{"role": "user", "content": "What is the capital of France?"}, said(PARIS, PARIS),
+                                       {"role": "user", "content": "Which river flows through it?"},
+                                       *called("c1", '{"query": "river Paris"}'), said(SEINE, SEINE)],
+          "reference_tool_calls": [{"name": "search", "arguments": {"query": "river Paris"}}],
+          "metadata": {"started": 1000.0}}
+CHAT_B = {"id": "chat-b", "messages": [{"role": "user", "content": "Where is Berlin?"},
+                                       *called("c2", '{"query": "Berlin"}'),
+                                       said("Berlin is the capital of Italy.", BERLIN)],  # not what it read
+          "reference_tool_calls": [{"name": "search", "arguments": {"query": "Berlin Germany"}}],  # a wrong argument
+          "metadata": {"started": 2000.0}}
+BAD_ARGUMENTS = {"id": "chat-x", "messages": [{"role": "user", "content": "Convert 3 km"},
+                                              *called("c9", '{"amount": 3,')], "metadata": {"started": 1500.0}}
+BAD_ROLE = {"id": "chat-y", "messages": [{"role": "user", "content": "Hi"}, said("Hello."),
+                                         {"role": "robot", "content": "beep"}], "metadata": {"started": 1600.0}}
+
+
+def chats_file(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def monitor_chats(path: Path, store: Path) -> Any:
+    return CliRunner().invoke(app, ["monitor", str(path), "--conversations", "-m", "faithfulness,tool_call_accuracy",
+                                    "--window", "0", "--store", str(store), "-q"], env={"COLUMNS": "250"})
+
+
+def test_monitor_scores_a_json_lines_file_of_conversation_records(tmp_path, minilm):
+    """Not OTLP: each line a conversation (OpenAI messages), scored as one, recorded as chats."""
+    store = tmp_path / "runs.db"
+    done = monitor_chats(chats_file(tmp_path / "chats.jsonl", [CHAT_A, CHAT_B]), store)
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines() == [
+        f"scored 2 of 2 conversations in the window; recorded as run {RunStore(store).list()[0].id}",
+        "faithfulness: no recent production run to compare with",
+        "tool_call_accuracy: no recent production run to compare with"]
+    run = RunStore(store).list(tag="production")[0]
+    assert run.dataset_name == "production-chats-window.jsonl"
+    # chat-a: both answers say what they read (1.0); chat-b's answer contradicts its passage (0.0)
+    assert run.summary["faithfulness"].mean == 0.5
+    # chat-a's call is the reference's (1.0); chat-b's one argument differs (0.0)
+    assert run.summary["tool_call_accuracy"].mean == 0.5
+    again = monitor_chats(chats_file(tmp_path / "chats2.jsonl", [CHAT_A, CHAT_B]), store)
+    assert again.exit_code == 0, again.output
+    assert "faithfulness: ok: 0.500 now against 0.500" in again.output
+
+
+def test_monitor_names_a_bad_conversation_record_by_line_field_and_turn_and_scores_the_others(tmp_path, minilm):
+    path = chats_file(tmp_path / "chats.jsonl", [CHAT_A, BAD_ARGUMENTS, CHAT_B, BAD_ROLE])
+    store = tmp_path / "runs.db"
+    done = monitor_chats(path, store)
+    assert done.exit_code == 0, done.output
+    assert done.output.splitlines()[:4] == [
+        f"skipped: {path}, line 2, field 'messages[1].tool_calls[0].function.arguments': conversation 'chat-x': "
+        "turn 2: is not valid JSON (Expecting property name enclosed in double quotes at character 13)",
+        f"skipped: {path}, line 4, field 'messages[2].role': conversation 'chat-y': turn 3: unknown role 'robot'; "
+        "expected one of user, assistant, tool, system",
+        f"scored 2 of 2 conversations in the window; recorded as run {RunStore(store).list()[0].id}",
+        "2 malformed part(s) of the traffic skipped, each named above"]
+    run = RunStore(store).list(tag="production")[0]
+    assert run.summary["faithfulness"].mean == 0.5 and run.summary["tool_call_accuracy"].mean == 0.5
+    # the same from Python: the problems as values, the good conversations the ones scored
+    problems: list[Any] = []
+    report = monitor([path], metrics=["tool_call_accuracy"], hours=None, size=None, conversations=True,
+                     store=str(tmp_path / "other.db"), on_problem=problems.append, show_progress=False, cache=False,
+                     journal=False)
+    assert report.conversations and report.records == 2 and report.sampled == 2
+    assert [(p.line, p.field) for p in problems] == [(2, "messages[1].tool_calls[0].function.arguments"),
+                                                     (4, "messages[2].role")]
+    assert problems == report.skipped

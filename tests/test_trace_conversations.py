@@ -1,8 +1,9 @@
 """Chats from traces: an OpenInference OTLP trace of two sessions ingested into exactly two
 conversations (turns in order, tool calls with their results, retriever documents as the
 turn's contexts), malformed spans and turns named with their conversation left out, and
-``monitor`` scoring the chats end to end. The last test does the same with the trace a real
-LlamaIndex agent writes under the OpenInference instrumentation (skipped without it)."""
+``monitor`` scoring the chats end to end. The last tests do the same with the traces a real
+LlamaIndex agent and a real LangChain agent write under the OpenInference instrumentation
+(skipped without it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from otlp_spans import instrumented, otlp_json
 from typer.testing import CliRunner
 
 from ragmeter.cli.app import app
@@ -275,7 +277,6 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
         pytest.skip("llama-index-core too old for MockFunctionCallingLLM")
     import asyncio
 
-    from google.protobuf.json_format import MessageToDict
     from llama_index.core import VectorStoreIndex
     from llama_index.core.agent.workflow import FunctionAgent
     from llama_index.core.base.embeddings.base import BaseEmbedding
@@ -285,10 +286,6 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
     from llama_index.core.workflow import Context
     from openinference.instrumentation import using_session
     from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
-    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
-    from opentelemetry.sdk.trace import TracerProvider
-    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
-    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
     docs = [PARIS, SEINE, BERLIN]
     vocabulary = sorted({w for d in docs for w in re.findall(r"[a-z]+", d.lower())} | {"river"})
@@ -307,9 +304,6 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
         async def _aget_query_embedding(self, query: str) -> list[float]:
             return self._vector(query)
 
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
     index = VectorStoreIndex([TextNode(text=d, id_=f"doc-{i}") for i, d in enumerate(docs)], embed_model=BagOfWords())
     retriever = index.as_retriever(similarity_top_k=2)
 
@@ -350,15 +344,11 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
                     replies.append(str(await agent.run(turn, ctx=context)))
         return replies
 
-    instrumentor = LlamaIndexInstrumentor()
-    instrumentor.instrument(tracer_provider=provider)
-    try:
+    with instrumented(LlamaIndexInstrumentor()) as exporter:
         replies = asyncio.run(chat())
-    finally:
-        instrumentor.uninstrument()
     assert replies == [PARIS, SEINE, "10 km is 6.2 miles.", "You are welcome."]
     path = tmp_path / "traces.json"
-    path.write_text(json.dumps(MessageToDict(encode_spans(exporter.get_finished_spans()))), encoding="utf-8")
+    path.write_text(json.dumps(otlp_json(exporter.get_finished_spans())), encoding="utf-8")
     problems: list[Any] = []
     chats = list(ingest_otlp_conversations(path, problems.append))
     assert problems == []
@@ -377,3 +367,95 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
         {"role": "tool", "content": "6.2 miles", "tool_call_id": "call-1-convert", "name": "convert"},
         {"role": "assistant", "content": "10 km is 6.2 miles."}]
     assert [(t.user, t.reply.content, t.contexts) for t in b.turns()][1] == ("Thanks!", "You are welcome.", ())
+
+
+# ------------------------------------------------------------- a real LangChain agent's trace
+
+
+@pytest.mark.parametrize("output_version", ["v0", "v1"])
+def test_a_real_langchain_agent_trace_of_two_sessions_ingests_into_two_conversations(tmp_path, monkeypatch,
+                                                                                     output_version):
+    """The ``create_agent`` agent of ``test_chat_agents`` (ChatOpenAI against the mock server,
+    a retriever tool over an in-memory store) held to two chats at once under
+    ``openinference-instrumentation-langchain``: chat-a's session set with ``using_session``,
+    chat-b's as LangChain run metadata (``thread_id``), the instrumentation's two ways. Read
+    back from the OTLP JSON, the chats are what the adapter captured while running them.
+    ``output_version="v1"`` has the model reply in content blocks, whose text the
+    instrumentation writes only as ``message.contents.K.message_content.text``: read as
+    ``message.content`` alone, every answer of that agent was lost (the turns had none)."""
+    pytest.importorskip("opentelemetry.sdk", reason="pip install opentelemetry-sdk")
+    pytest.importorskip("openinference.instrumentation.langchain")
+    pytest.importorskip("langchain.agents")
+    pytest.importorskip("langchain_openai")
+    import asyncio
+
+    from openinference.instrumentation import using_session
+    from openinference.instrumentation.langchain import LangChainInstrumentor
+    from test_chat_agents import ANSWERS, PASSAGES, TURNS, build_langchain_agent, tool_calling_model
+
+    from ragmeter.adapters.chat import arun_chat, langchain_chat
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    capital, inhabitants, thanks = TURNS
+
+    async def two_chats(agent: Any) -> list[Any]:
+        async def chat_a() -> Any:
+            with using_session("chat-a"):
+                return await arun_chat([{"id": "chat-a", "turns": [capital, inhabitants]}], langchain_chat(agent),
+                                       show_progress=False)
+
+        chat_b = arun_chat([{"id": "chat-b", "turns": [inhabitants, thanks]}],
+                           langchain_chat(agent, config={"metadata": {"thread_id": "chat-b"}}), show_progress=False)
+        return list(await asyncio.gather(chat_a(), chat_b))  # their turns interleave, as production traffic does
+
+    with OpenAIMockServer(chat_responder=tool_calling_model) as server:
+        agent = build_langchain_agent(server.base_url, output_version=output_version)
+        with instrumented(LangChainInstrumentor()) as exporter:
+            runs = asyncio.run(two_chats(agent))
+        spans = exporter.get_finished_spans()
+        agent.invoke({"messages": [{"role": "user", "content": thanks}]})  # uninstrumented: traced no more
+        assert len(exporter.get_finished_spans()) == len(spans)
+    assert [run.errors for run in runs] == [[], []]
+    path = tmp_path / "traces.json"
+    path.write_text(json.dumps(otlp_json(spans)), encoding="utf-8")
+
+    problems: list[Any] = []
+    chats = list(ingest_otlp_conversations(path, problems.append))
+    assert problems == []
+    assert sorted(c.id for c in chats) == ["chat-a", "chat-b"]
+    a, b = sorted(chats, key=lambda c: c.id)
+    assert len(a.metadata["traces"]) == len(b.metadata["traces"]) == 2  # a trace per turn
+
+    def turn(user: str, query: str | None, found: list[str]) -> list[dict[str, Any]]:
+        """One turn as the agent held it, the call ids left out (the server numbers them)."""
+        if query is None:
+            return [{"role": "user", "content": user}, {"role": "assistant", "content": ANSWERS[user]}]
+        return [{"role": "user", "content": user},
+                {"role": "assistant", "tool_calls": [{"name": "search", "arguments": {"query": query}}]},
+                {"role": "tool", "content": "\n\n".join(found), "name": "search"},
+                {"role": "assistant", "content": ANSWERS[user], "contexts": found}]
+
+    def without_ids(chat: Any) -> list[dict[str, Any]]:
+        shown = messages(chat)
+        for m in shown:
+            for call in m.get("tool_calls", []):
+                call.pop("id")
+            m.pop("tool_call_id", None)
+        return shown
+
+    # the retriever's two passages in rank order (the mock embeds by words shared with the query)
+    france = [PASSAGES[0], PASSAGES[2]]
+    paris = [PASSAGES[1], PASSAGES[0]]
+    assert without_ids(a) == turn(capital, "capital of France", france) + turn(inhabitants, "Paris inhabitants", paris)
+    assert without_ids(b) == turn(inhabitants, "Paris inhabitants", paris) + turn(thanks, None, [])
+    for chat in (a, b):  # each result answers its call
+        calls = [c.id for c in chat.tool_calls]
+        assert [m.tool_call_id for m in chat.messages if m.role == "tool"] == calls and all(calls)
+    assert [(t.user, t.reply.content, t.contexts) for t in b.turns()] == [
+        (inhabitants, ANSWERS[inhabitants], tuple(paris)), (thanks, ANSWERS[thanks], ())]
+    # read from the trace, each chat is the one the adapter recorded while the agent held it
+    held = {run.dataset.samples[0].id: run.dataset.samples[0] for run in runs}
+    assert messages(a) == messages(held["chat-a"]) and messages(b) == messages(held["chat-b"])
+    # and trace by trace, each turn's answer is the agent's, in content blocks or not
+    assert sorted(r["answer"] for r in ingest_otlp(path)) == sorted(ANSWERS[t] for t in (capital, inhabitants,
+                                                                                          inhabitants, thanks))

@@ -119,18 +119,21 @@ def reply_messages(value: Any, sent: Sequence[Message], turn: int) -> list[Messa
 
 
 def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
-    """(row, script) for each record; a record without user turns is a ``RowError``."""
+    """(row, script) for each record; a record without user turns is a ``RowError`` naming
+    its line (in a JSONL file) and its conversation's id."""
+    numbers: list[int | None] = []  # the file's line of each record
     if isinstance(data, (str, bytes)) or hasattr(data, "read_text"):
         from pathlib import Path
 
         lines = Path(data).read_text(encoding="utf-8").splitlines()
         records: list[Any] = []
-        for line in lines:
+        for number, line in enumerate(lines, start=1):
             if line.strip():
+                numbers.append(number)
                 try:
                     records.append(json.loads(line))
                 except ValueError as exc:
-                    records.append(RowError(row=len(records), message=f"not valid JSON: {exc}"))
+                    records.append(RowError(row=len(records), line=number, message=f"not valid JSON: {exc}"))
     else:
         records = list(data.to_dict("records")) if hasattr(data, "to_dict") else list(data)
     out: list[tuple[int, dict[str, Any] | RowError]] = []
@@ -138,13 +141,18 @@ def _scripts(data: Any) -> list[tuple[int, dict[str, Any] | RowError]]:
         if isinstance(record, RowError):
             out.append((row, record))
             continue
+        at_line = numbers[row] if row < len(numbers) else None
+        named = record.get("id") if isinstance(record, dict) else None
         turns = record.get("turns") if isinstance(record, dict) else None
         if turns is not None and hasattr(turns, "tolist"):  # a DataFrame cell
             turns = turns.tolist()
         if turns is None and isinstance(record, dict) and "messages" in record:
             turns = [m.get("content") for m in record["messages"] if isinstance(m, dict) and m.get("role") == "user"]
         if not isinstance(turns, list) or not turns or not all(isinstance(t, str) and t.strip() for t in turns):
-            out.append((row, RowError(row=row, field="turns", message="a script needs its user turns: a non-empty list of texts")))
+            whose = f"conversation {named!r}: " if isinstance(named, (str, int)) and not isinstance(named, bool) else ""
+            out.append((row, RowError(row=row, line=at_line, field="turns",
+                                      message=f"{whose}a script needs its user turns: a non-empty list of texts, or "
+                                              "messages with a user message")))
             continue
         out.append((row, {**record, "turns": turns}))  # turns read from messages are the script's turns
     return out

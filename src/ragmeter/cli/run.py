@@ -21,7 +21,7 @@ def run(
     timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds per question before it counts as failed."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     verbose: bool = typer.Option(False, "--verbose", "-v"),
-    conversations: bool = typer.Option(False, "--conversations", help="The file holds scripted conversations ({\"turns\": [user messages]}); the app (a chat function of the messages so far, a LangChain agent, a LlamaIndex chat engine or agent, or a function of no argument that builds one) answers turn by turn (docs/conversations.md)."),
+    conversations: bool = typer.Option(False, "--conversations", help="The file holds scripted conversations, one per line: {\"turns\": [\"a user message\", ...]}, or a conversation's {\"messages\": [...]} (as generate --conversations writes them), whose user messages are the turns and each assistant message the reference of the turn before it. The app (a chat function of the messages so far, a LangChain agent, a LlamaIndex chat engine or agent, or a function of no argument that builds one) answers turn by turn (docs/conversations.md)."),
 ) -> None:
     """Run your RAG app over every question; failed questions are recorded, the rest go on."""
     from ragmeter.adapters.run import load_app, run_app

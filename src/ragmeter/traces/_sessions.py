@@ -34,7 +34,10 @@ Per turn (trace), the messages are:
   unwrapped), else ``{"input": <the text>}``. ``tool.parameters`` is not read for arguments:
   the conventions define it as the tool's parameter schema, not the values of one call;
 - the final answer: the last LLM span (by end) whose output message has text and no tool
-  calls, else the root's ``output.value``;
+  calls, else the root's ``output.value``. A message's text is its ``message.content``, else
+  its text parts ``message.contents.K.message_content.text`` joined: a model answering in
+  content blocks (LangChain's ``output_version="v1"``, Anthropic's models) writes only those,
+  and reading ``message.content`` alone lost every answer of such an agent;
 - the turn's contexts: the documents the trace retrieved, as ``ingest_otlp`` reads them
   (RETRIEVER spans' ``retrieval.documents.N.document.content``, a RERANKER's output documents
   winning), set on the final answer. A trace with no RETRIEVER span leaves them unset, so a
@@ -61,7 +64,8 @@ from ragmeter.conversations import ConversationSample, Message, ToolCall
 from ragmeter.errors import InvalidInput
 from ragmeter.traces._otlp import Malformed, Span, read_spans
 from ragmeter.traces._problems import InputProblem, ProblemHandler, describe, log_problem
-from ragmeter.traces._traces import distinct_spans, retrieved_documents, text_of, trace_root, within
+from ragmeter.traces._traces import (distinct_spans, indexed, input_messages, message_text, question_of_trace,
+                                     retrieved_documents, text_of, trace_root, within)
 
 SESSION_ATTRIBUTES = ("session.id", "gen_ai.conversation.id", "conversation.id")
 """Span attributes naming the conversation a trace belongs to, the first found winning."""
@@ -101,18 +105,6 @@ def session_of_trace(spans: Sequence[Span]) -> str | None:
     return None
 
 
-def _indexed(span: Span, prefix: str) -> dict[int, dict[str, Any]]:
-    """The span's flattened list ``prefix.N.rest`` as ``{N: {rest: value}}``, N in order."""
-    found: dict[int, dict[str, Any]] = defaultdict(dict)
-    start = prefix + "."
-    for key, value in span.attributes.items():
-        if key.startswith(start):
-            index, _, rest = key[len(start):].partition(".")
-            if index.isdigit() and rest:
-                found[int(index)][rest] = value
-    return dict(sorted(found.items()))
-
-
 def _arguments(value: Any, attribute: str, span: Span) -> dict[str, Any]:
     """A call's arguments from their JSON string (or an object already); ``Malformed`` naming
     the attribute when they are neither."""
@@ -133,11 +125,10 @@ def _arguments(value: Any, attribute: str, span: Span) -> dict[str, Any]:
 
 def _output_message(span: Span) -> tuple[str, list[ToolCall]]:
     """The text and tool calls of an LLM span's first output message."""
-    message = _indexed(span, "llm.output_messages").get(0, {})
-    content = message.get("message.content")
+    content = message_text(indexed(span, "llm.output_messages").get(0, {}))
     calls = []
     prefix = "llm.output_messages.0.message.tool_calls"
-    for k, call in _indexed(span, prefix).items():
+    for k, call in indexed(span, prefix).items():
         where = f"{prefix}.{k}.tool_call"
         name = call.get("tool_call.function.name")
         if not isinstance(name, str) or not name.strip():
@@ -148,10 +139,6 @@ def _output_message(span: Span) -> tuple[str, list[ToolCall]]:
                               arguments=_arguments(call.get("tool_call.function.arguments"),
                                                    f"{where}.function.arguments", span)))
     return (content if isinstance(content, str) else ""), calls
-
-
-def _input_messages(span: Span) -> list[dict[str, Any]]:
-    return list(_indexed(span, "llm.input_messages").values())
 
 
 def _tool_span_call(span: Span) -> ToolCall:
@@ -221,17 +208,12 @@ def turn_of_trace(spans: list[Span]) -> TraceTurn:
     ordered = sorted(spans, key=lambda s: s.start)
     # an LLM span inside another is the same call seen twice (achat wrapping chat)
     llms = [s for s in ordered if s.kind == "LLM" and not inside(s, "LLM")]
-    user = text_of(root.attributes.get("input.value"))
-    for span in llms if not user else ():
-        users = [m.get("message.content") for m in _input_messages(span) if m.get("message.role") == "user"]
-        if users and isinstance(users[-1], str) and users[-1].strip():
-            user = users[-1]
-            break
+    user = question_of_trace(root, llms)
     if not user:
         raise Malformed("input.value", f"the root span {root.name!r} has no input.value and no LLM span a user "
                                        "message, so the turn has no question", span=root.span_id)
     # what each call returned as the model was given it, by call id: the text the assistant read
-    given = {m.get("message.tool_call_id"): m.get("message.content") for span in llms for m in _input_messages(span)
+    given = {m.get("message.tool_call_id"): message_text(m) for span in llms for m in input_messages(span)
              if m.get("message.role") == "tool" and m.get("message.tool_call_id") is not None}
     # (time, order, messages): an LLM's calls when it ended, a tool the app called itself when it started
     steps: list[tuple[int, int, list[Message]]] = []

@@ -1,13 +1,15 @@
 """Traces of a RAG app turned into evaluation samples, following OpenInference's conventions:
 
 - the question is the root span's ``input.value`` (from a JSON input, its ``question``,
-  ``query``, ``input`` or ``query_str`` field);
+  ``query``, ``input`` or ``query_str`` field), else the last user message of the first LLM
+  span (an agent's root span holds its state, LangGraph's ``{"messages": [...]}``);
 - the contexts are the documents of the RETRIEVER spans (``retrieval.documents.N.document.
   content``), in rank order N; a retriever inside another (ensemble, multi-query) counts
   once, with the outer one's ranking, and several outermost retrievers are joined in start
   order; a RERANKER span's output documents replace those of the retriever they rerank;
 - the answer is the last LLM span's first output message (``llm.output_messages.0.message.
-  content``, else its ``output.value``); with no LLM span, the root's ``output.value``.
+  content``, else its text parts ``...message.contents.K.message_content.text``, else its
+  ``output.value``); with no LLM span, the root's ``output.value``.
 
 A trace is left out, and named, when its spans contradict each other: two different spans
 with one id (an identical copy, as a retried export writes, counts once), or parents that
@@ -72,9 +74,62 @@ def _documents(span: Span, prefix: str) -> list[tuple[str, str | None]]:
             for _, doc in sorted(found.items()) if "document.content" in doc]
 
 
-def _answer(span: Span) -> str | None:
-    content = span.attributes.get("llm.output_messages.0.message.content")
+def indexed(span: Span, prefix: str) -> dict[int, dict[str, Any]]:
+    """The span's flattened list ``prefix.N.rest`` as ``{N: {rest: value}}``, N in order."""
+    found: dict[int, dict[str, Any]] = defaultdict(dict)
+    start = prefix + "."
+    for key, value in span.attributes.items():
+        if key.startswith(start):
+            index, _, rest = key[len(start):].partition(".")
+            if index.isdigit() and rest:
+                found[int(index)][rest] = value
+    return dict(sorted(found.items()))
+
+
+def input_messages(span: Span) -> list[dict[str, Any]]:
+    """An LLM span's input messages (``llm.input_messages.N.``), each its flattened fields."""
+    return list(indexed(span, "llm.input_messages").values())
+
+
+def question_of_trace(root: Span, llms: list[Span]) -> str | None:
+    """What the trace was asked: the root's ``input.value`` (a JSON input's question field),
+    else the last user message of the first of ``llms`` (its LLM spans in start order) that
+    has one. An agent framework's root span records its whole state (LangGraph's
+    ``{"messages": [...]}``, the conversation so far), which names no question; the model
+    was sent the user's message."""
+    question = text_of(root.attributes.get("input.value"))
+    if question:
+        return question
+    for span in llms:
+        users = [message_text(m) for m in input_messages(span) if m.get("message.role") == "user"]
+        if users and users[-1] and users[-1].strip():
+            return users[-1]
+    return None
+
+
+def message_text(message: dict[str, Any]) -> str | None:
+    """The text of one flattened OpenInference message (its attributes after
+    ``llm.output_messages.N.``): ``message.content``, else its text parts
+    ``message.contents.K.message_content.text`` joined in order, as LangChain's ``.text``
+    joins them. A model that answers in content blocks (LangChain's ``output_version="v1"``,
+    Anthropic, the Responses API) has only the parts; None when there is no text at all."""
+    content = message.get("message.content")
     if isinstance(content, str):
+        return content
+    parts: dict[int, str] = {}
+    for key, value in message.items():
+        index, _, rest = key.removeprefix("message.contents.").partition(".")
+        if key.startswith("message.contents.") and index.isdigit() and rest == "message_content.text" \
+                and isinstance(value, str) and message.get(f"message.contents.{index}.message_content.type",
+                                                           "text") == "text":
+            parts[int(index)] = value
+    return "".join(text for _, text in sorted(parts.items())) if parts else None
+
+
+def _answer(span: Span) -> str | None:
+    prefix = "llm.output_messages.0."
+    content = message_text({k[len(prefix):]: v for k, v in span.attributes.items() if k.startswith(prefix)})
+    if content is not None:
         return content
     return text_of(span.attributes.get("output.value"), ("answer", "response", "output", "text", "content"))
 
@@ -151,7 +206,7 @@ def sample_of_trace(spans: list[Span]) -> dict[str, Any]:
     answer = _answer(llms[-1]) if llms else _answer(root)
     record: dict[str, Any] = {
         "id": root.trace_id,
-        "question": text_of(root.attributes.get("input.value")),
+        "question": question_of_trace(root, sorted(llms, key=lambda s: s.start)),
         "answer": answer,
         "contexts": [content for content, _ in documents],
     }
@@ -185,7 +240,8 @@ def samples_from_spans(spans: Iterable[Span], on_problem: ProblemHandler | None 
     for record in records:
         if not record["question"]:
             report(InputProblem(trace=record["id"], message=f"its root span {record['metadata']['root_span']!r} has no "
-                                                            "input.value to use as the question"))
+                                                            "input.value to use as the question, and no LLM span "
+                                                            "a user message"))
             continue
         yield record
 
