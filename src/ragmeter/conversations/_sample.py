@@ -176,6 +176,16 @@ class ConversationSample(Sample):
     def _normalize(cls, data: Any) -> Any:
         return normalize_conversation(data)
 
+    @property
+    def headline(self) -> str:
+        """The first user message, with how many followed: its ``question`` (the last user
+        message, often a "Thanks") says little about which conversation went wrong."""
+        users = [m.content for m in self.messages if m.role == "user" and m.content.strip()]
+        if not users:
+            return ""
+        more = len(users) - 1
+        return users[0] + (f" (+{more} more user turn{'' if more == 1 else 's'})" if more else "")
+
     # --- what the metrics read ------------------------------------------------------------
 
     @property

@@ -388,6 +388,12 @@ class Sample(BaseModel):
                 absent.append(name)
         return absent
 
+    @property
+    def headline(self) -> str:
+        """What names this sample in a list of the worst or most moved samples (the gate,
+        ``ragmeter runs compare``, the UI): its question."""
+        return self.question or ""
+
     def judged_texts(self) -> dict[str, str | list[str]]:
         """Texts a judge reads beyond the fields above: none for a single question and answer
         (a conversation adds its transcript)."""

@@ -1,7 +1,8 @@
 """Compare a run with a baseline run, metric by metric, on the samples both scored.
 
 Samples are matched by ``id`` when both runs carry ids, otherwise by question text (the
-n-th occurrence of a repeated question matches the n-th), otherwise by row. Only samples
+n-th occurrence of a repeated question matches the n-th; a conversation's opening message),
+otherwise by row. Only samples
 scored in both runs enter the comparison; a metric that cannot be paired is reported as
 "not comparable" rather than guessed.
 """
@@ -48,7 +49,9 @@ def sample_keys(samples: list[SampleResult]) -> list[str]:
     seen: dict[str, int] = {}
     keys = []
     for s in samples:
-        question = s.sample.question or ""
+        # a conversation by its opening message: its last one (its ``question``) is often
+        # the same "Thanks" in every conversation, which would pair them by position
+        question = s.sample.headline
         if not question:
             return [f"row:{x.row}" for x in samples]
         n = seen[question] = seen.get(question, 0) + 1

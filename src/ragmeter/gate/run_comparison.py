@@ -64,7 +64,7 @@ def moved_samples(current: EvaluationResult, baseline: EvaluationResult, metric:
         assert a.value is not None and b.value is not None  # paired_scores keeps only scored pairs
         if a.value != b.value:
             moved.append(MovedSample(
-                metric=metric, row=cur.row, id=cur.id, question=cur.sample.question or "", before=b.value,
+                metric=metric, row=cur.row, id=cur.id, question=cur.sample.headline, before=b.value,
                 after=a.value, delta=a.value - b.value, reason_before=b.reason, reason_after=a.reason,
                 better=(a.value < b.value) if falling_is_better else (a.value > b.value),
             ))

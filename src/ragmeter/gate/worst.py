@@ -31,7 +31,7 @@ def lowest_scored(result: EvaluationResult, metric: str, k: int = 3, lower_is_be
         if score is None:
             continue
         item = WorstSample(
-            row=s.row, id=s.id, question=s.sample.question or "", value=score.value, reason=score.reason,
+            row=s.row, id=s.id, question=s.sample.headline, value=score.value, reason=score.reason,
             error=f"{score.error.kind}: {score.error.message}" if score.error else None,
         )
         (scored if score.value is not None else failed).append(item)
@@ -48,7 +48,7 @@ def failed_scores(result: EvaluationResult, metric: str, k: int = 3) -> list[Wor
         score = s.scores.get(metric)
         if score is None or score.value is not None or score.error is None:
             continue
-        out.append(WorstSample(row=s.row, id=s.id, question=s.sample.question or "", value=None, reason=score.reason,
+        out.append(WorstSample(row=s.row, id=s.id, question=s.sample.headline, value=None, reason=score.reason,
                                error=f"{score.error.kind}: {score.error.message}"))
         if len(out) == k:
             break
@@ -64,7 +64,7 @@ def biggest_drops(current: EvaluationResult, baseline: EvaluationResult, metric:
         assert a.value is not None and b.value is not None
         if (a.value > b.value) if lower_is_better else (a.value < b.value):
             drops.append(WorstSample(
-                row=cur.row, id=cur.id, question=cur.sample.question or "", value=a.value, reason=a.reason,
+                row=cur.row, id=cur.id, question=cur.sample.headline, value=a.value, reason=a.reason,
                 baseline_value=b.value, baseline_reason=b.reason,
             ))
     sign = -1 if lower_is_better else 1
