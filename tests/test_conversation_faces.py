@@ -44,7 +44,7 @@ def chat(i: int, wrong: bool) -> dict:
     }
 
 
-def write_chats(path: Path, wrong: set[int] = frozenset()) -> Path:  # type: ignore[assignment]
+def write_chats(path: Path, wrong: set[int] | frozenset[int] = frozenset()) -> Path:
     path.write_text("".join(json.dumps(chat(i, i in wrong)) + "\n" for i in range(len(CITIES))), encoding="utf-8")
     return path
 
