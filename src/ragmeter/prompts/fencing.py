@@ -34,7 +34,7 @@ SECTION_TAGS = (
     # translation of few-shot examples (ragmeter.judges.adapt)
     "text",
     # the test-set generator's prompts (testset_gen)
-    "document", "query", "summary", "chunk",
+    "document", "query", "summary", "chunk", "persona",
 )
 """Every tag a prompt fences text in. A text may fake any of them, not only its own, so each
 fence defuses them all (tests/test_fencing.py checks that every fenced tag is listed)."""
