@@ -224,3 +224,25 @@ def test_ui_api_gives_the_conversation_run_its_comparison_and_each_conversations
     turns = berlin["s"][token]["vd"]  # each turn's score and reason on the conversation's card
     assert [(t["turn"], t["question"], t["value"]) for t in turns] == [(1, "Weather in Berlin?", pytest.approx(0.8))]
     assert berlin["v"][metrics.index("tool_call_accuracy")] == 0.0 and berlin["b"][metrics.index("tool_call_accuracy")] == 1.0
+
+
+def test_the_test_set_fingerprint_of_chats_reads_every_user_turn_and_the_references(tmp_path):
+    """Two chat sets that differ only in an expected tool call, or in an earlier user turn, are
+    two test sets; the same set answered differently by the app is one."""
+    def fingerprint(rows: list[dict], name: str) -> str:
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        evaluate_chats(path, tmp_path / f"{name}.json")
+        return RunStore().list()[0].dataset
+
+    base = [chat(i, False) for i in range(2)]
+    answered_otherwise = [chat(i, True) for i in range(2)]
+    other_reference = [dict(r) for r in base]
+    other_reference[1] = {**base[1], "reference_tool_calls": [{"name": "weather", "arguments": {"city": "Lyon"}}]}
+    other_opening = [dict(r) for r in base]
+    other_opening[0] = {**base[0], "messages": [{"role": "user", "content": "Weather in Paris, please?"},
+                                                *base[0]["messages"][1:]]}
+    first = fingerprint(base, "base")
+    assert fingerprint(answered_otherwise, "answered") == first
+    assert fingerprint(other_reference, "reference") != first
+    assert fingerprint(other_opening, "opening") != first

@@ -186,6 +186,14 @@ class ConversationSample(Sample):
         more = len(users) - 1
         return users[0] + (f" (+{more} more user turn{'' if more == 1 else 's'})" if more else "")
 
+    def set_by_test_set(self) -> tuple[str, ...]:
+        """Every user turn and every reference (tool calls, outcome, topics): the last user
+        message alone ("Thanks") would file two different chat sets under one fingerprint."""
+        users = [m.content for m in self.messages if m.role == "user"]
+        references = json.dumps([[c.model_dump(exclude={"id"}) for c in self.reference_tool_calls or []],
+                                 self.reference_topics or []], sort_keys=True, ensure_ascii=False, default=str)
+        return (*users, self.ground_truth or "", references)
+
     # --- what the metrics read ------------------------------------------------------------
 
     @property

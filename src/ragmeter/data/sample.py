@@ -394,6 +394,12 @@ class Sample(BaseModel):
         ``ragmeter runs compare``, the UI): its question."""
         return self.question or ""
 
+    def set_by_test_set(self) -> tuple[str, ...]:
+        """What the test set fixes in this sample, not what the app answers: its question and
+        reference answer. Runs of two versions of an app over one test set agree on it, so the
+        run store files them under one test-set fingerprint (one trend)."""
+        return (self.question or "", self.ground_truth or "")
+
     def judged_texts(self) -> dict[str, str | list[str]]:
         """Texts a judge reads beyond the fields above: none for a single question and answer
         (a conversation adds its transcript)."""

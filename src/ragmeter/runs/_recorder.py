@@ -47,12 +47,12 @@ class Record:
 
 
 def _fingerprint_part(sample: Any) -> int:
-    """A sample's share of the test-set fingerprint: its row and what the test set fixes
-    (id, question, reference answer), not the app's answer or contexts, so runs of two
-    versions of an app over one test set share a fingerprint and form one trend."""
+    """A sample's share of the test-set fingerprint: its row, id and what the test set fixes
+    (``Sample.set_by_test_set``: the question and reference answer; a conversation's user turns
+    and references), not the app's answer or contexts, so runs of two versions of an app over
+    one test set share a fingerprint and form one trend."""
     data = sample.sample
-    text = "\x1f".join(str(x) for x in (sample.row, sample.id or data.id or "", data.question or "",
-                                        data.ground_truth or ""))
+    text = "\x1f".join(str(x) for x in (sample.row, sample.id or data.id or "", *data.set_by_test_set()))
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest(), "big")
 
 
