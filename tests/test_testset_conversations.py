@@ -21,6 +21,8 @@ from ragmeter.testing import OpenAIMockServer
 from testset_gen import testing as scripted
 from testset_gen.conversations import generate_conversations
 from testset_gen.conversations.follow_ups import conversations_from_records, what_about, with_pronoun, find_subject
+from testset_gen.conversations.page_walk import page_conversations
+from testset_gen.conversations.topic_references import and_condition
 from testset_gen.record import TestsetRecord
 from testset_corpus import LINKED_FILES
 
@@ -183,3 +185,66 @@ def test_cli_writes_offline_conversations_with_a_summary(docs, tmp_path):
     assert "conversations: 2 of 2" in done.output and "follow-ups refer back by" in done.output
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 2 and all(len(r["metadata"]["turns"]) == 2 for r in rows)
+
+
+def doc_record(question: str, page: str, chunk: str, **meta) -> TestsetRecord:
+    return TestsetRecord(id=f"q-{abs(hash(question))}", question=question, ground_truth=f"answer to {question}",
+                         reference_contexts=[f"text of {chunk}"], evolution_type="simple",
+                         reference_context_ids=[chunk], sources=[{"source": page}], metadata={"page": "Poetry", **meta})
+
+
+def test_a_documentation_page_makes_a_chat_whose_follow_ups_lean_on_the_section_before():
+    # no named subject in any question: the subject path finds nothing, the page walk does
+    groups = doc_record("What are optional groups in Poetry?", "deps.md", "c1",
+                        template="structure:section_what", heading="Optional groups")
+    add = doc_record("How do you add a dependency to a group in Poetry?", "deps.md", "c2",
+                     template="structure:section_how", heading="Adding a dependency to a group")
+    include = doc_record("How do you include dependencies from other groups in Poetry?", "deps.md", "c3",
+                         template="structure:section_how", heading="Including dependencies from other groups")
+    other = doc_record("How do you delete the environments in Poetry?", "envs.md", "c9",
+                       template="structure:section_how", heading="Deleting the environments")
+    records = [groups, add, include, other]
+    made = conversations_from_records(records, 2, 3)
+    assert not made.scenarios
+    (chat,) = page_conversations(records, 2, 3, made.used)  # the other page has one record: no chat
+    assert [t.question for t in chat.turns] == [
+        "What are optional groups in Poetry?",
+        "How do you add a dependency to one of them in Poetry?",  # the previous turn's topic, a pronoun
+        "And what about including dependencies from other groups?"]  # the same section frame, re-aimed
+    assert [t.refers_back for t in chat.turns] == ["", "topic_pronoun", "what_about"]
+    assert [t.standalone for t in chat.turns] == [r.question for r in (groups, add, include)]
+    assert all(t.ground_truth == f"answer to {t.standalone}" for t in chat.turns)
+    assert chat.metadata["page"] == "deps.md" and made.used == {groups.id, add.id, include.id}
+
+
+def test_the_same_rule_asked_under_another_condition_is_an_and_if_follow_up():
+    assert and_condition("What should you do if you have a deadline?",
+                         "What should you do before you craft a voice?") == "And before you craft a voice?"
+    assert and_condition("What should you do if you have a deadline?", "Why should you prefer the active voice?") is None
+    # "what about" takes a noun phrase: never a clause or a verb phrase
+    assert what_about("What should you do if you have a deadline?",
+                      "What should you do if your piece needs more context?") is None
+    assert what_about("How do you list the current configuration in Poetry?",
+                      "How do you remove a specific setting in Poetry?") is None
+    deadline = doc_record("What should you do if you have a deadline?", "feedback.md", "f1")
+    context = doc_record("What should you do if your piece needs more context?", "feedback.md", "f2")
+    (chat,) = page_conversations([deadline, context], 1, 3, set())
+    assert [t.question for t in chat.turns] == ["What should you do if you have a deadline?",
+                                                "And if your piece needs more context?"]
+
+
+def test_a_page_chat_keeps_a_standalone_turn_but_needs_one_real_back_reference():
+    why = doc_record("Why should you commit the lock file to your repository?", "usage.md", "u1")
+    how = doc_record("How do you install dependencies in Poetry?", "usage.md", "u2",
+                     template="structure:section_how", heading="Installing dependencies")
+    only = doc_record("How do you install dependencies only in Poetry?", "usage.md", "u3",
+                      template="structure:section_how", heading="Installing dependencies only")
+    assert page_conversations([why, how], 1, 3, set()) == []  # nothing refers back: not a chat test
+    (chat,) = page_conversations([why, how, only], 1, 3, set())
+    assert [t.refers_back for t in chat.turns] == ["", "what_about", ""]
+    assert chat.turns[1].question == "And what about installing dependencies only?"
+    assert chat.turns[2].question == chat.turns[2].standalone == why.question
+    # a page qualifier or a file name is no subject to replace with a pronoun
+    poetry = find_subject(doc_record("What is Poetry?", "index.md", "p0", term="Poetry"))
+    assert poetry is None or with_pronoun("How do you add a dependency to a group in Poetry?", poetry) is None
+    assert poetry is None or "it.lock" not in (with_pronoun("Why should you commit the poetry.lock file?", poetry) or "")

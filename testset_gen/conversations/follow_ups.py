@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 from testset_gen.conversations.scenario import ConversationScenario, ScenarioTurn
@@ -52,6 +52,9 @@ _OPENING_WORDS = frozenset("what when where who whom whose which why how is are 
 _VERBS_BEFORE_OBJECT = frozenset("visit visits visited use uses used call calls called install installs "
                                  "configure configures run runs found founded build built design designed "
                                  "discover discovered".split())
+_BEFORE_A_VERB = frozenset("you we i to can could should would will must may do does did not "
+                           "if when before after once while unless".split())
+"""A changed span after these is a verb phrase or a clause, which "what about" cannot take."""
 _NAME_WORD = re.compile(r"[A-Z0-9][\w'.&-]*")
 _SHE = re.compile(r"\b(?:she|her|hers|herself)\b", re.I)
 _HE = re.compile(r"\b(?:he|him|his|himself)\b", re.I)
@@ -140,7 +143,8 @@ def with_pronoun(question: str, subject: Subject) -> str | None:
     """``question`` with every mention of ``subject`` replaced by the pronoun its place
     takes; None when the result would not read as a follow-up (too short, or the subject is
     not there)."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(subject.span)}(?![\w-])('s|’s)?", re.I)
+    # not inside a file or module name ("poetry.lock" is no mention of Poetry)
+    pattern = re.compile(rf"(?<![\w.-]){re.escape(subject.span)}(?![\w-]|\.\w)('s|’s)?", re.I)
     if not pattern.search(question):
         return None
 
@@ -152,6 +156,8 @@ def with_pronoun(question: str, subject: Subject) -> str | None:
         objective = previous in _PREPOSITIONS or previous in _VERBS_BEFORE_OBJECT
         return _pronoun(subject, "objective" if objective else "nominative")
 
+    if re.search(rf"\bin\s+{re.escape(subject.span)}\s*\?$", question, re.I):
+        return None  # a page or project qualifier ("... in Poetry?"): "in it?" leans on nothing asked
     out = pattern.sub(replace, question)
     if out == question or len(out.rstrip("?").split()) < 4:
         return None  # "What is it?" asks nothing a reader could tell apart
@@ -173,6 +179,8 @@ def what_about(previous: str, question: str) -> str | None:
         return None
     if p == 0 or changed_b[0].lower() in _OPENING_WORDS or b[0].lower() in ("why", "when", "how"):
         return None  # the wh-word or the verb changed: another question, not the same one re-aimed
+    if b[p - 1].lower() in _BEFORE_A_VERB and not changed_b[0].lower().endswith("ing"):
+        return None  # "How do you <remove a setting>": a verb phrase, and "what about remove ..." is no English
     if p and b[p - 1].lower() in _DETERMINERS:
         changed_b = [b[p - 1], *changed_b]
     phrase = " ".join(changed_b).rstrip(",")
@@ -188,7 +196,7 @@ def _documents(record: TestsetRecord) -> set[str]:
     return {str(s.get("source") or "") for s in record.sources}
 
 
-def _structure(previous: TestsetRecord, record: TestsetRecord) -> str:
+def structure_between(previous: TestsetRecord, record: TestsetRecord) -> str:
     if set(previous.reference_context_ids) & set(record.reference_context_ids):
         return "same_section"
     if _documents(previous) & _documents(record):
@@ -208,9 +216,11 @@ class Assembly:
     """Subjects named in a question (the openers available)."""
     unusable: int
     """Records whose subject the question does not write (never a follow-up)."""
+    used: set[str] = field(default_factory=set)
+    """Ids of the records the conversations hold (each record is asked once)."""
 
 
-def _turn(record: TestsetRecord, question: str, refers_back: str, structure: str) -> ScenarioTurn:
+def scenario_turn(record: TestsetRecord, question: str, refers_back: str, structure: str) -> ScenarioTurn:
     return ScenarioTurn(question=question, standalone=record.question, ground_truth=record.ground_truth,
                         reference_contexts=list(record.reference_contexts),
                         reference_context_ids=list(record.reference_context_ids), refers_back=refers_back,
@@ -243,14 +253,14 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
         for r in by_key.get(current.key, []):
             if r.id in used or r.question == previous.question or r.ground_truth == previous.ground_truth:
                 continue
-            structure = _structure(previous, r)
+            structure = structure_between(previous, r)
             worded = what_about(previous.question, r.question)
             how = "what_about"
             if worded is None:
                 worded, how = with_pronoun(r.question, subjects[r.id]), "pronoun"
             if worded is not None:
                 options.append((STRUCTURE_ORDER.index(structure), len(options), r,
-                                _turn(r, worded, how, structure), subjects[r.id]))
+                                scenario_turn(r, worded, how, structure), subjects[r.id]))
         frame = _frame(previous, subjects[previous.id]) if previous.id in subjects else None
         for r in by_frame.get(frame or "", []):
             s = subjects[r.id]
@@ -258,7 +268,7 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
                                                             or set(previous.reference_context_ids) & set(r.reference_context_ids)):
                 continue  # a sibling from the same page or table: the frame alone could pair strangers
             options.append((STRUCTURE_ORDER.index("same_frame"), len(options), r,
-                            _turn(r, f"And what about {s.span}?", "what_about", "same_frame"), s))
+                            scenario_turn(r, f"And what about {s.span}?", "what_about", "same_frame"), s))
         if not options:
             return None
         _, _, record, turn, subject = min(options, key=lambda o: (o[0], o[1]))
@@ -273,7 +283,7 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
         for opener in openers[:1]:
             chosen = [opener]
             used.add(opener.id)
-            chat = [_turn(opener, opener.question, "", "opening")]
+            chat = [scenario_turn(opener, opener.question, "", "opening")]
             current = subjects[opener.id]
             while len(chat) < turns and (found := follow_up(chosen[-1], current)) is not None:
                 record, turn, current = found
@@ -287,4 +297,4 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
                 id=content_id(*(t.question for t in chat), *(r.id for r in chosen), prefix="conv-"),
                 subject=subjects[opener.id].span,
                 turns=chat, metadata={"generator": "offline", "seed": seed}))
-    return Assembly(out, len(by_key), len(records) - len(usable))
+    return Assembly(out, len(by_key), len(records) - len(usable), used)

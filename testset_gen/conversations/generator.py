@@ -26,6 +26,7 @@ from ragmeter.judges.options import JudgeOptions
 from ragmeter.judges.protocol import Judge
 from ragmeter.runtime import progress_bar, run_sync
 from testset_gen.conversations.follow_ups import conversations_from_records
+from testset_gen.conversations.page_walk import page_conversations
 from testset_gen.conversations.scenario import ConversationScenario, ConversationSet, ScenarioTurn
 from testset_gen.conversations.writer import (WrittenConversation, conversation_messages, conversation_problems,
                                               refers_back, supporting, turn_problems)
@@ -109,6 +110,7 @@ async def _offline(source: Any, size: int, turns: int, seed: int, advance: Calla
                                    overlap_tokens=overlap_tokens)
         graph, skipped = pool.graph, skipped or pool.skipped
         made = conversations_from_records(pool.testset.records, size, turns, seed=seed)
+        made.scenarios += page_conversations(pool.testset.records, size - len(made.scenarios), turns, made.used, seed)
         if len(made.scenarios) >= size or len(pool.testset) < pool_size:
             break
         pool_size *= 2
