@@ -184,6 +184,8 @@ def what_about(previous: str, question: str) -> str | None:
     if p and b[p - 1].lower() in _DETERMINERS:
         changed_b = [b[p - 1], *changed_b]
     phrase = " ".join(changed_b).rstrip(",")
+    if changed_b[-1].lower() in _PREPOSITIONS:
+        return None  # "the denial of service of": the span was cut inside a phrase
     return f"And what about {phrase}?"
 
 
@@ -267,6 +269,8 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
             if r.id in used or s.key == current.key or not (_documents(previous) & _documents(r)
                                                             or set(previous.reference_context_ids) & set(r.reference_context_ids)):
                 continue  # a sibling from the same page or table: the frame alone could pair strangers
+            if (_words_before(r.question, s.start) or [""])[-1].lower() in _BEFORE_A_VERB:
+                continue  # "How do you <monitor for vulnerabilities>": a verb phrase, no "what about" form
             options.append((STRUCTURE_ORDER.index("same_frame"), len(options), r,
                             scenario_turn(r, f"And what about {s.span}?", "what_about", "same_frame"), s))
         if not options:

@@ -142,6 +142,8 @@ def topic_pronoun(previous: TestsetRecord, question: str) -> str | None:
             continue
         before = question[:m.start()].split()
         previous_word = before[-1].lower() if before else ""
+        if previous_word in ("and", "or", "between"):
+            return None  # "the difference between mutable variables and it": a pronoun cannot be coordinated so
         if many is None:
             pronoun = "one of them"
         else:
