@@ -226,7 +226,9 @@ def test_the_same_rule_asked_under_another_condition_is_an_and_if_follow_up():
                       "What should you do if your piece needs more context?") is None
     assert what_about("How do you list the current configuration in Poetry?",
                       "How do you remove a specific setting in Poetry?") is None
-    assert what_about("What is a threat of the Threat Model?", "What is the denial of service of the Threat Model?") is None
+    assert what_about("What is a threat in the Threat Model?", "What is the denial of service of the Threat Model?") is None
+    assert what_about("What is a threat of the Threat Model?", "What is the denial of service of the Threat Model?") == \
+        "And what about the denial of service?"
     constant = doc_record("What is a constant variable?", "vars.md", "v1", heading="Constant variable")
     from testset_gen.conversations.topic_references import topic_pronoun
     assert topic_pronoun(constant, "What is the difference between mutable variables and constant variable?") is None
