@@ -4,7 +4,7 @@ With the local judge (the default: no key, no network) the offline generator wri
 of single-turn records and ``follow_ups`` regroups them into conversations; with an LLM
 judge each conversation is written by one call (``writer``) for a persona and checked by
 rule and by the local judge. Either way every turn keeps its ground truth and reference
-contexts, and a shortfall says why: the documents (too few subjects asked about twice), or
+contexts, and a shortfall says why: the documents (too few follow-ups on one subject or page), or
 the judge (its failed calls counted by kind, as on the single-turn path). A run whose every
 call to the judge failed stops with ``JudgeFailedThroughout``: an empty file would blame
 the documents.
@@ -73,8 +73,8 @@ class ConversationResult:
             return (f"the judge failed or answered unusably {sum(self.judge_faults.values())} times ({kinds}; "
                     f"{self.judge_calls} calls made), and drafts were rejected: {_top(self.rejected)}")
         if self.usage is None:
-            return (f"the documents gave {self.pool} single-turn records but too few subjects asked about "
-                    f"twice ({_top(self.rejected) or 'no more follow-ups'}); more documents or an LLM judge help")
+            return (f"the documents gave {self.pool} single-turn records but too few follow-ups on one subject "
+                    f"or page ({_top(self.rejected) or 'no more follow-ups'}); more documents or an LLM judge help")
         return f"drafts were rejected: {_top(self.rejected) or 'no section left to write from'}"
 
 
@@ -116,11 +116,13 @@ async def _offline(source: Any, size: int, turns: int, seed: int, advance: Calla
         pool_size *= 2
     advance(len(made.scenarios))
     rejected: Counter[str] = Counter()
-    if made.unusable:
-        rejected["question does not write its subject"] = made.unusable
-    lone = made.subjects - len(made.scenarios)
-    if lone > 0 and len(made.scenarios) < size:
-        rejected["subject asked about once"] = lone
+    if len(made.scenarios) < size:
+        # counted after both groupings (by subject, then page by page): a record the page walk
+        # used is no loss, whatever the subject grouping thought of it
+        unused = len(pool.testset) - sum(len(s.turns) for s in made.scenarios)
+        if unused > 0:
+            rejected["single-turn records no chat could follow up (no second question on their "
+                     "subject or page that refers back)"] = unused
     return ConversationResult(ConversationSet(scenarios=made.scenarios,
                                               settings={"generator": "offline", "pool": len(pool.testset)}),
                               size, turns, skipped=skipped, rejected=rejected, pool=len(pool.testset))
