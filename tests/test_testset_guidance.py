@@ -143,3 +143,10 @@ def test_why_only_from_a_purpose_and_a_means_is_asked_how() -> None:
     assert not any("cd command" in q for q in asked)  # no "Why should you use the cd command?"
     how = asked["How do you change the working directory?"]
     assert how.evolution == "simple" and how.ground_truth.startswith("To change the working directory")
+
+
+def test_a_named_thing_other_sentences_prescribe_is_not_asked_as_one_occasion() -> None:
+    text = ("# Logging\n\nLogs are shipped to Splunk every minute.\n\n"
+            "If you are unsure which role to request, ask in the Splunk Slack channel.\n\n"
+            "Any questions about queries should be directed to the Splunk Slack channel.\n")
+    assert not any(c.question.startswith("When should you ask") for c in candidates(text))

@@ -219,7 +219,12 @@ def topic_phrases(headings: Iterable[str]) -> dict[str, list[tuple[Topic, "Headi
                 first, _, rest = form.phrase.partition(" ")
                 phrase, kind = (gerund(first) + (" " + rest if rest else "")).strip(), GERUND
             elif form.kind == WHAT:
-                phrase, kind = lower_first(form.phrase), NOUN_PHRASE
+                last = form.phrase.split()[-1].lower()
+                if not last.startswith(form.target[:3]):
+                    continue  # "Important information first": the head noun must end it
+                # "Performance Testing" keeps its capitals (a name or a title-case heading)
+                capitals = any(w[:1].isupper() for w in form.phrase.split()[1:])
+                phrase, kind = form.phrase if capitals else lower_first(form.phrase), NOUN_PHRASE
             else:
                 continue
             if len(phrase.split()) > 6 or _CODE_LIKE.search(phrase):
@@ -398,7 +403,8 @@ def action_of(root: "Token") -> tuple[str, str]:
 
 def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, str, str, str, str]]:
     """Every rule of the page that acts on something: ``(action, kind, sentence, chunk,
-    page subject)``, ``kind`` "when" (it has a condition), "why" (a reason), else "". The
+    page subject)``, ``kind`` "when" (it has a condition), "why" (a reason), else ""; a
+    sentence that prescribes with no rule of the reader's has action "". The
     folder-wide view ``recipes/occasions`` settles the "When/Why ...?" questions with."""
     out = []
     for sentence, start, end, _, _ in _sentences(page):
@@ -409,6 +415,10 @@ def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, st
         for sent in doc.sents:  # type: ignore[attr-defined]
             root = sent.root
             if rule_form(root) is None:
+                if any(t.dep_ == "aux" and t.lower_ in ("should", "must") for t in sent):
+                    # "Any questions should be directed to the #splunk channel": no rule of the
+                    # reader's, but it says what to do with the thing
+                    out.append(("", "", sentence, chunk, page.subject))
                 continue
             action, _ = action_of(root)
             if action:
@@ -493,7 +503,7 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
             clause, connective = reason
             rule, rule_tokens = rule_clause(root, form, _subtree(clause) | (_subtree(condition) if condition is not None else set()))
             obj = _object(root)
-            if connective == "to" and obj is not None and specific(obj.subtree):
+            if connective == "to" and obj is not None and specific([t for t in obj.subtree if t.i <= obj.i]):
                 # "To change directory, use the cd command": the means to a goal, not a reason
                 # to act (asked "Why should you use the cd command?", rated tautological)
                 goal_tokens = [t for t in clause.subtree if not (t.head == clause and t.dep_ == "aux")]

@@ -44,7 +44,7 @@ def settle_occasions(candidates: Sequence[Candidate],
     folder's rules as ``(action, kind, sentence, chunk, page subject)``."""
     by_action: dict[str, list[tuple[str, str, str, str]]] = defaultdict(list)
     for action, told_kind, sentence, chunk, page in rules:
-        if (told_kind, sentence, chunk, page) not in by_action[action]:
+        if action and (told_kind, sentence, chunk, page) not in by_action[action]:
             by_action[action].append((told_kind, sentence, chunk, page))
     out: list[Candidate] = []
     done: set[tuple[str, str]] = set()
