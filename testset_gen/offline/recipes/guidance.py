@@ -137,7 +137,7 @@ def _lower(text: str) -> str:
 
 READER = frozenset("you your yours yourself yourselves".split())
 
-CONTEXT_WORDS = frozenset("again also above below instead otherwise too then there same".split())
+CONTEXT_WORDS = frozenset("again also above below instead otherwise too then there here same".split())
 """Words that point at what the paragraph said before ("navigate again to the Traffic page",
 "use the framework above", "try using a table instead"): the rule is not whole alone."""
 
@@ -174,10 +174,12 @@ def specific(tokens: Iterable["Token"], topic: frozenset[str] = frozenset()) -> 
     ("What should you do if you have a deadline?" was rated not standalone: a deadline for
     feedback). Read from the tags and dependencies, not from a list of words."""
     for t in tokens:
-        if t.pos_ == "PROPN" or (t.pos_ in ("NOUN", "PROPN", "X") and _CODE_LIKE.search(t.text)):
+        if t.pos_ == "PROPN" or (not t.is_punct and _CODE_LIKE.search(t.text)):
             return True
+        # a compound noun, or a verb's base form naming a noun ("the develop keyword")
         if t.pos_ == "NOUN" and (t.dep_ == "compound" or any(
-                c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN") for c in t.children)):
+                (c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")) or (c.tag_ == "VB" and c.i == t.i - 1)
+                for c in t.children)):
             return True
         if t.pos_ == "NOUN" and any(c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN") for c in t.children):
             return True
@@ -248,6 +250,8 @@ def _topic(readings: Sequence[tuple[Topic, "HeadingForm"]], page: Page,
             return topic
     for (topic, form) in readings:
         if form.kind == WHAT and len(re.findall(r"(?<!\w)" + re.escape(form.phrase) + r"(?!\w)", page.text, re.I)) >= 2:
+            if re.search(r"[a-z,] " + re.escape(form.phrase) + r"\b", page.text):
+                return topic[0], form.phrase, topic[2]  # a name the page capitalises mid-sentence ("Prezto")
             return topic
     return None
 
@@ -380,6 +384,9 @@ answer is a pointer, not a means."""
 def _object(root: "Token") -> "Token | None":
     """The thing the rule acts on: its direct object, else the object of its first preposition."""
     obj = next((c for c in root.children if c.dep_ in ("dobj", "obj")), None)
+    verb = next((c for c in root.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+    if obj is None and verb is not None:  # "avoid moving content": what is moved
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
     if obj is None:
         prep = next((c for c in root.children if c.dep_ == "prep"), None)
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
@@ -398,7 +405,9 @@ def action_of(root: "Token") -> tuple[str, str]:
         return "", ""
     # the verb and the object's head: "include a short summary" and "include a two-sentence
     # summary" are one action told twice
-    return f"{root.lemma_.lower()} {obj.lemma_.lower()}", _text(words)
+    verb = obj.head if obj.head != root and obj.head.pos_ == "VERB" else None
+    return " ".join([root.lemma_.lower()] + ([verb.lemma_.lower()] if verb is not None else [])
+                    + [obj.lemma_.lower()]), _text(words)
 
 
 def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, str, str, str, str]]:
