@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 from testset_gen.documents.structure import ITEM, PARAGRAPH
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.pages import Page, whole_sentence
-from testset_gen.offline.wording import has_pronoun
+from testset_gen.offline.heading_forms import HOW, WHAT, HeadingForm, grounded, heading_forms
+from testset_gen.offline.wording import has_pronoun, lower_first
 
 if TYPE_CHECKING:
     from spacy.tokens import Span, Token
@@ -136,7 +137,7 @@ def _lower(text: str) -> str:
 
 READER = frozenset("you your yours yourself yourselves".split())
 
-CONTEXT_WORDS = frozenset("again also above below instead otherwise too then there same".split())
+CONTEXT_WORDS = frozenset("again also above below instead otherwise too then there here same".split())
 """Words that point at what the paragraph said before ("navigate again to the Traffic page",
 "use the framework above", "try using a table instead"): the rule is not whole alone."""
 
@@ -159,6 +160,116 @@ def _plain(tokens: Iterable["Token"], question: str) -> bool:
     return not re.search(r"[()\[\]{}<>`\"“”;:/=_*]|\be\.g\b|\bi\.e\b|\betc\b", _text(toks))
 
 
+# --- what a question is about -------------------------------------------------------------
+
+_CODE_LIKE = re.compile(r"[$._/\\-]\w|\w\d|\d\w")
+
+
+def specific(tokens: Iterable["Token"], topic: frozenset[str] = frozenset()) -> bool:
+    """Whether the asked part names something a reader could look up without the page: a
+    name (PROPN), code ("$env", "pyproject.toml"), a compound noun ("site analytics", "the
+    sync command"), a noun owned by a noun ("a reader's pronouns"), or a word of the page's
+    topic. Common nouns alone, even with an adjective ("a deadline", "additional context",
+    "an unexpected error"), are about whatever the page is about, and the question loses that
+    ("What should you do if you have a deadline?" was rated not standalone: a deadline for
+    feedback). Read from the tags and dependencies, not from a list of words."""
+    for t in tokens:
+        if t.pos_ == "PROPN" or (not t.is_punct and _CODE_LIKE.search(t.text)):
+            return True
+        # a compound noun, or a verb's base form naming a noun ("the develop keyword")
+        if t.pos_ == "NOUN" and (t.dep_ == "compound" or any(
+                (c.dep_ == "compound" and c.pos_ in ("NOUN", "PROPN")) or (c.tag_ == "VB" and c.i == t.i - 1)
+                for c in t.children)):
+            return True
+        if t.pos_ == "NOUN" and any(c.dep_ == "poss" and c.pos_ in ("NOUN", "PROPN") for c in t.children):
+            return True
+        if t.pos_ in ("NOUN", "VERB") and t.lemma_.lower() in topic:
+            return True
+    return False
+
+
+GERUND = "gerund"
+NOUN_PHRASE = "noun"
+
+
+def gerund(verb: str) -> str:
+    """"receive" -> "receiving", "set" -> "setting", "tie" -> "tying" (English spelling)."""
+    if verb.endswith("ie"):
+        return verb[:-2] + "ying"
+    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+Topic = tuple[str, str, frozenset[str]]
+"""``(kind, phrase, lemmas)``: ``GERUND`` "receiving feedback" or ``NOUN_PHRASE`` "pull
+requests", and the words that already name it in a question."""
+
+
+def topic_phrases(headings: Iterable[str]) -> dict[str, list[tuple[Topic, "HeadingForm"]]]:
+    """Heading -> its readings as a topic a question can open with: a task as a gerund
+    ("receiving feedback", from "How to receive feedback", "Receiving feedback" or "Receive
+    feedback") or a thing as a noun phrase ("pull requests"); headings that read as neither
+    (a name alone, "Usage", a question) are left out. Which reading holds is the page's to
+    say (``_topic``)."""
+    out: dict[str, list[tuple[Topic, HeadingForm]]] = {}
+    for heading, forms in heading_forms(headings).items():
+        for form in forms:
+            if form.kind == HOW:
+                first, _, rest = form.phrase.partition(" ")
+                phrase, kind = (gerund(first) + (" " + rest if rest else "")).strip(), GERUND
+            elif form.kind == WHAT:
+                last = form.phrase.split()[-1].lower()
+                if not last.startswith(form.target[:3]):
+                    continue  # "Important information first": the head noun must end it
+                # "Performance Testing" keeps its capitals (a name or a title-case heading)
+                capitals = any(w[:1].isupper() for w in form.phrase.split()[1:])
+                phrase, kind = form.phrase if capitals else lower_first(form.phrase), NOUN_PHRASE
+            else:
+                continue
+            if len(phrase.split()) > 6 or _CODE_LIKE.search(phrase):
+                continue
+            lemmas = frozenset(w.lower() for w in re.findall(r"[A-Za-z]{3,}", phrase + " " + form.phrase))
+            out.setdefault(heading, []).append(((kind, phrase, lemmas | ({form.target} if form.target else set())), form))
+    return out
+
+
+def _topic(readings: Sequence[tuple[Topic, "HeadingForm"]], page: Page,
+           docs: Sequence[object]) -> Topic | None:
+    """The reading the page bears out: a gerund or "How to" heading as written; an
+    imperative heading when a sentence of the page does it ("Gather feedback" and "we gather
+    feedback from ..."; "Pull requests" is no task of pulling); a thing when the page writes
+    it again below its heading ("gather feedback" read as a noun phrase is written nowhere)."""
+    for (topic, form) in readings:
+        if form.kind == HOW and form.frame in ("gerund", "how_to"):
+            return topic
+    for (topic, form) in readings:
+        if form.kind == HOW and any(grounded(form, d) for d in docs):
+            return topic
+    for (topic, form) in readings:
+        if form.kind == WHAT and len(re.findall(r"(?<!\w)" + re.escape(form.phrase) + r"(?!\w)", page.text, re.I)) >= 2:
+            if re.search(r"[a-z,] " + re.escape(form.phrase) + r"\b", page.text):
+                return topic[0], form.phrase, topic[2]  # a name the page capitalises mid-sentence ("Prezto")
+            return topic
+    return None
+
+
+def with_topic(question: str, topic: Topic | None) -> str:
+    """The question opened with its topic: "When receiving feedback, what should you do if
+    ...?", "For pull requests, why should you ...?"; "" when there is none or the two would
+    read badly ("When receiving feedback, when should you ...?")."""
+    if topic is None:
+        return ""
+    kind, phrase, _ = topic
+    if kind == GERUND:
+        if question.startswith("When "):
+            return ""
+        return f"When {phrase}, {question[:1].lower()}{question[1:]}"
+    return f"For {phrase}, {question[:1].lower()}{question[1:]}"
+
+
 def _condition(root: "Token") -> "Token | None":
     for c in root.children:
         if c.dep_ == "advcl":
@@ -166,6 +277,17 @@ def _condition(root: "Token") -> "Token | None":
             if len(marks) == 1 and marks[0].lower_ in CONDITION_MARKS:
                 return c
     return None
+
+
+def states_a_value(clause: "Token") -> bool:
+    """A "so that" clause that says what a setting comes to, not what the action is for:
+    a copula whose subject is a thing (not the reader, people or a pronoun) and whose
+    predicate is a quantity or a comparison ("so that the session timeout is less than 30
+    minutes"). That is how the action is done; "Why ...?" would take it for the reason."""
+    subj = next((k for k in clause.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+    if clause.lemma_ != "be" or subj is None or subj.pos_ != "NOUN":
+        return False
+    return any(t.pos_ == "NUM" or t.tag_ in ("JJR", "RBR") or t.lower_ == "than" for t in clause.subtree)
 
 
 def _reason(root: "Token") -> "tuple[Token, str] | None":
@@ -181,6 +303,8 @@ def _reason(root: "Token") -> "tuple[Token, str] | None":
                 k.dep_ in ("nsubj", "nsubjpass") for k in c.children):
             return c, "since"
         if text.startswith(("so that", "in order to")) and c.i > root.i:
+            if text.startswith("so that") and states_a_value(c):
+                continue  # "set up the account so that the timeout is less than 30 minutes": how, not why
             return c, text.split()[0]
         if c.tag_ == "VB" and [k.lower_ for k in c.children if k.dep_ == "aux"] == ["to"] and c.i < root.i \
                 and c.sent[0].lower_ == "to":
@@ -229,8 +353,9 @@ def prohibition(root: "Token", form: str) -> tuple[str, list["Token"]] | None:
     return re.sub(r"\s+", " ", "".join(words)).strip(" ,;:—–-").replace(" ,", ","), kept
 
 
-def _sentences(page: Page) -> list[tuple[str, int, int, bool]]:
-    """Every sentence of the page's paragraphs and list items: ``(text, start, end, item)``."""
+def _sentences(page: Page) -> list[tuple[str, int, int, bool, str]]:
+    """Every sentence of the page's paragraphs and list items: ``(text, start, end, item,
+    heading)``."""
     out = []
     for section in page.sections:
         for block in section.blocks:
@@ -241,20 +366,93 @@ def _sentences(page: Page) -> list[tuple[str, int, int, bool]]:
                 bullet = BULLET.match(sentence) if block.kind == ITEM else None
                 if bullet:
                     sentence, start = sentence[bullet.end():], start + bullet.end()
-                out.append((sentence, start, end, block.kind == ITEM))
+                out.append((sentence, start, end, block.kind == ITEM, section.heading))
     return out
 
 
 def guidance_sentences(pages: Sequence[Page]) -> list[str]:
     """The sentences ``guidance_questions`` reads (to parse them all at once)."""
-    return sorted({s for p in pages for s, _, _, _ in _sentences(p) if GUIDANCE_HINT.search(s)
+    return sorted({s for p in pages for s, _, _, _, _ in _sentences(p) if GUIDANCE_HINT.search(s)
                    and len(s.split()) <= MAX_SENTENCE_WORDS})
 
 
-def guidance_questions(page: Page, docs: Mapping[str, "object"]) -> list[Candidate]:
-    """``docs``: sentence -> its parse (``ragmeter.text.syntax.parse``)."""
+REFERRAL = frozenset("see refer read consult visit".split())
+"""A rule that only points elsewhere ("To store ..., see virtualenvs.in-project"): its
+answer is a pointer, not a means."""
+
+
+def _object(root: "Token") -> "Token | None":
+    """The thing the rule acts on: its direct object, else the object of its first preposition."""
+    obj = next((c for c in root.children if c.dep_ in ("dobj", "obj")), None)
+    verb = next((c for c in root.children if c.dep_ == "xcomp" and c.pos_ == "VERB"), None)
+    if obj is None and verb is not None:  # "avoid moving content": what is moved
+        obj = next((c for c in verb.children if c.dep_ in ("dobj", "obj")), None)
+    if obj is None:
+        prep = next((c for c in root.children if c.dep_ == "prep"), None)
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep is not None else None
+    return obj
+
+
+def action_of(root: "Token") -> tuple[str, str]:
+    """``(key, object)`` of a rule: the verb and what it acts on, as lemmas ("contact gds
+    information security team"), and the object as written without its article ("GDS
+    Information Security team"); ``("", "")`` with no object."""
+    obj = _object(root)
+    if obj is None:
+        return "", ""
+    words = [t for t in obj.subtree if t.dep_ not in ("det", "poss", "punct", "case") and t.i <= obj.i]
+    if not words:
+        return "", ""
+    # the verb and the object's head: "include a short summary" and "include a two-sentence
+    # summary" are one action told twice
+    verb = obj.head if obj.head != root and obj.head.pos_ == "VERB" else None
+    return " ".join([root.lemma_.lower()] + ([verb.lemma_.lower()] if verb is not None else [])
+                    + [obj.lemma_.lower()]), _text(words)
+
+
+def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, str, str, str, str]]:
+    """Every rule of the page that acts on something: ``(action, kind, sentence, chunk,
+    page subject)``, ``kind`` "when" (it has a condition), "why" (a reason), else ""; a
+    sentence that prescribes with no rule of the reader's has action "". The
+    folder-wide view ``recipes/occasions`` settles the "When/Why ...?" questions with."""
+    out = []
+    for sentence, start, end, _, _ in _sentences(page):
+        doc = docs.get(sentence)
+        chunk = page.chunk_for(start, end)
+        if doc is None or chunk is None:
+            continue
+        for sent in doc.sents:  # type: ignore[attr-defined]
+            root = sent.root
+            if rule_form(root) is None:
+                if any(t.dep_ == "aux" and t.lower_ in ("should", "must") for t in sent):
+                    # "Any questions should be directed to the #splunk channel": no rule of the
+                    # reader's, but it says what to do with the thing
+                    out.append(("", "", sentence, chunk, page.subject))
+                continue
+            action, _ = action_of(root)
+            if action:
+                kind = "when" if _condition(root) is not None else "why" if _reason(root) is not None else ""
+                out.append((action, kind, sentence, chunk, page.subject))
+    return out
+
+
+def guidance_questions(page: Page, docs: Mapping[str, "object"],
+                       topics: Mapping[str, Sequence[tuple[Topic, HeadingForm]]] | None = None) -> list[Candidate]:
+    """``docs``: sentence -> its parse (``ragmeter.text.syntax.parse``); ``topics``: heading
+    -> its topic reading (``topic_phrases``), which opens a question whose asked part names
+    nothing specific (``specific``); such a question with no topic is not written."""
     out: list[Candidate] = []
-    for sentence, start, end, item in _sentences(page):
+    topics = topics or {}
+    sentences = _sentences(page)
+    page_docs = [docs[s] for s, _, _, _, _ in sentences if s in docs]
+    read: dict[str, Topic | None] = {}
+
+    def topic_of(heading: str) -> Topic | None:
+        if heading not in read:
+            read[heading] = _topic(topics.get(heading, ()), page, page_docs)
+        return read[heading]
+
+    for sentence, start, end, item, heading in sentences:
         doc = docs.get(sentence)
         truth = sentence if whole_sentence(sentence) else (
             sentence + "." if item and sentence[:1].isupper() and sentence[-1:].isalnum() else "")
@@ -270,12 +468,24 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"]) -> list[Candida
         if form is None:
             continue
         meta = (("page", page.subject), ("source_sentences", [sentence]))
+        topic = topic_of(heading) or topic_of(page.title)
+        topic_words = topic[2] if topic else frozenset()
+        action, thing = action_of(root)
 
-        def add(evolution: str, question: str, template: str, answer: str) -> None:
+        def add(evolution: str, question: str, template: str, answer: str,
+                asked: Iterable["Token"] = ()) -> None:
             question = re.sub(r"\s+", " ", question).replace(" ?", "?")
+            if template not in ("rule_preference", "rule_prohibition", "rule_means") and not specific(asked, topic_words):
+                question = with_topic(question, topic)  # "When receiving feedback, what should ..."
+                if not question:
+                    return
+            extra: tuple[tuple[str, object], ...] = ()
+            if template in ("rule_when", "rule_reason") and action:
+                extra = (("action", action), ("object", thing), ("object_named", specific(
+                    [t for t in root.subtree if t.text in thing.split()])), ("heading", heading))
             out.append(Candidate(evolution, question, truth, (chunk,), (
                 ("template", f"structure:{template}"), ("wh", question.split()[0].lower()),
-                ("answer", answer)) + meta, derived=template if evolution == "reasoning" else "",
+                ("answer", answer)) + meta + extra, derived=template if evolution == "reasoning" else "",
                 structural=True))
 
         condition = _condition(root)
@@ -294,16 +504,26 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"]) -> list[Candida
             # the rule is the answer here: it need not name a thing ("try writing conversationally")
             if (form != "dont" and mark.lower_ != "unless" and _plain(cond_tokens, asked)
                     and len(rule.split()) >= MIN_CLAUSE_WORDS and not _points_back(root)):
-                add("simple", asked, "rule_condition", rule)
+                add("simple", asked, "rule_condition", rule, cond_tokens)
             asked = f"When {should} {rule}?"
             if _plain(rule_tokens, asked) and _plain(cond_tokens, cond):
-                add("reasoning", asked, "rule_when", cond)
+                add("reasoning", asked, "rule_when", cond, rule_tokens)
         if reason is not None:
             clause, connective = reason
             rule, rule_tokens = rule_clause(root, form, _subtree(clause) | (_subtree(condition) if condition is not None else set()))
-            asked = f"Why {should} {rule}?"
-            if _plain(rule_tokens, asked):
-                add("reasoning", asked, "rule_reason", _text(clause.subtree))
+            obj = _object(root)
+            if connective == "to" and obj is not None and specific([t for t in obj.subtree if t.i <= obj.i]):
+                # "To change directory, use the cd command": the means to a goal, not a reason
+                # to act (asked "Why should you use the cd command?", rated tautological)
+                goal_tokens = [t for t in clause.subtree if not (t.head == clause and t.dep_ == "aux")]
+                goal = _lower(_text(goal_tokens))
+                asked = f"How do you {goal}?"
+                if root.lemma_ not in REFERRAL and form != "dont" and _plain(goal_tokens, asked):
+                    add("simple", asked, "rule_means", rule, goal_tokens)
+            else:
+                asked = f"Why {should} {rule}?"
+                if _plain(rule_tokens, asked):
+                    add("reasoning", asked, "rule_reason", _text(clause.subtree), rule_tokens)
         if condition is None and reason is None and form in ("dont", "imperative"):
             forbidden = prohibition(root, form)
             if forbidden is not None:
