@@ -132,10 +132,11 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
 
 
 def _headlines(text: str) -> str:
-    """A page's headings and its first sentence of prose."""
-    heads = re.findall(r"(?m)^#{1,6}\s+(.+)$", text)
-    body = re.sub(r"(?s)^---\n.*?\n---\n", "", text)
-    first = next((ln for ln in body.split("\n") if ln.strip() and ln[:1].isalpha()), "")
+    """A page's headings (a line of up to ten words without a sentence's end, with or
+    without its markdown marks) and its first sentence of prose."""
+    lines = [ln.strip().lstrip("#").strip() for ln in re.sub(r"(?s)^---\n.*?\n---\n", "", text).split("\n")]
+    heads = [ln for ln in lines if ln and len(ln.split()) <= 10 and ln[-1:].isalnum()]
+    first = next((ln for ln in lines if ln[:1].isalpha() and ln[-1:] in ".!?"), "")
     return "\n".join(heads + [first.split(". ")[0]])
 
 
