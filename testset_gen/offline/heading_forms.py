@@ -206,6 +206,66 @@ def tells_how(doc: Any, verb: str) -> bool:
         c.lower_ in ("can", "must", "should", "need", "may") for c in t.head.children) for t in words)
 
 
+_MODALS = ("can", "must", "should", "need", "may", "have")
+
+
+def _instructions(doc: Any) -> list[Any]:
+    """The verbs a sentence tells the reader to do: an imperative ("Run the install
+    command", "To publish, run ..."), or the verb of "you can/should/must/need to ..."."""
+    out = []
+    for t in doc:
+        if t.pos_ not in ("VERB", "AUX") or t.tag_ != "VB":
+            continue
+        subjects = [c for c in t.children if c.dep_ in ("nsubj", "nsubjpass")]
+        aux = {c.lower_ for c in t.children if c.dep_ in ("aux", "auxpass")}
+        if t.dep_ in ("ROOT", "conj") and not subjects and not aux and (
+                t.dep_ == "ROOT" or t.head.tag_ == "VB"):
+            out.append(t)  # "Run ...", "... and run ..."
+        elif any(s.lower_ == "you" for s in subjects) and aux & set(_MODALS):
+            out.append(t)
+        elif t.dep_ == "xcomp" and t.head.lemma_ in ("need", "have") and any(
+                s.lower_ == "you" for s in t.head.children if s.dep_ == "nsubj"):
+            out.append(t)  # "you need to run ..."
+    return out
+
+
+def says_how(form: HeadingForm, doc: Any, text: str = "") -> bool:
+    """Whether a sentence says HOW to do the task ``form`` names, not only that, when or
+    why to do it: code (a command, an option, a setting: ``text``, the sentence with what it
+    introduces attached, has a code span), "by <gerund>", "with/using/via <a name>", or an
+    instruction beyond the task itself: another verb told to the reader, with an object
+    ("To configure timeouts, pass the timeout when you create the client"), or the task's
+    verb on another object ("Use the markers property" for "Using environment markers"). "Always use official base images", "You should
+    monitor for vulnerabilities in every layer" say only to do the task; "Make sure you
+    agree your RPOs" and "Ensure that PII is filtered out" restate it in a clause; "Estimate
+    the costs and share them with your owner" adds the next step, not the method."""
+    words = [t for t in doc if not t.is_punct]
+    if any(t.dep_ == "ROOT" and t.tag_ == "VBD" for t in words):
+        return False  # what a team did (a case study), not how to do it
+    if "`" in text or "`" in doc.text:
+        return True
+    if any(t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children) for t in words):
+        return True
+    for t in words:
+        if t.lower_ in ("with", "using", "via", "through") and t.dep_ in ("prep", "advcl", "acl", "xcomp") or (
+                t.lower_ == "using" and t.tag_ == "VBG"):
+            named = [d for d in t.subtree if d is not t]
+            if any(d.pos_ == "PROPN" or (d.text[:1].isupper() and d.i > 0 and not d.is_sent_start)
+                   for d in named):
+                return True
+    for verb in _instructions(doc):
+        if verb.dep_ == "conj" and _matches(verb.head, form.verb):
+            continue  # the next step after the task
+        # "Automate this process": the task again, pointed at
+        objects = [c for c in verb.children if c.dep_ in ("dobj", "obj") and c.pos_ in ("NOUN", "PROPN")
+                   and not any(d.lower_ in ("this", "that", "these", "those") for d in c.children)]
+        # another verb acting on anything ("pass the timeout"), or the task's verb on another
+        # object ("Use the markers property")
+        if objects and (not _matches(verb, form.verb) or any(not _matches(o, form.target) for o in objects)):
+            return True
+    return False
+
+
 def lead_in(doc: Any) -> bool:
     """A sentence that leads into the section rather than saying anything of its topic: an
     interjection first ("Alright, so now you can publish packages."; "Great, now ..."), an

@@ -88,6 +88,45 @@ def _common_noun(text: str, name: str) -> bool:
     return total == 0 or articled * 5 >= total
 
 
+def _abbreviation(text: str, name: str) -> bool:
+    """A term's short form, defined where it is first written ("service level objectives
+    (SLOs)"): an acronym of common words names a topic, not a product."""
+    short = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+    return bool(short.isupper() and re.search(r"\(" + re.escape(short) + r"s?\)", text))
+
+
+def proper_name(text: str, name: str) -> bool:
+    """Whether ``name`` is a name the page's prose writes as one: inside sentences (after a
+    word or a comma) in that spelling in at least ``PROPER_SHARE`` of the places it is written
+    there at all ("Use Rich" against "rich text"). A topic a file or title names ("Variables", "Performance
+    testing") is written lowercase inside sentences ("you can set variables"); a capitalised
+    acronym defined in brackets ("(SLO)") is a term; a lowercase phrase ("technical debt"), a
+    word written after an article ("the logging"), or one neither written as code nor
+    opening a sentence in lowercase ("metrics"; "fsspec uses Black" is a package's) is a
+    topic."""
+    core = name[4:] if name.lower().startswith("the ") else name
+    words = re.sub(r" (?:library|client)$", "", core).split()
+    if len(words) > 1 and words[0][:1].isupper() and any(w[:1].islower() for w in words[1:]):
+        return False  # a heading in sentence case ("Inclusive language"), not a name
+    prose = _prose(text)
+    inside = re.findall(r"(?<=[A-Za-z0-9,;] )" + re.escape(core) + r"(?![\w-])", prose, re.I)
+    if sum(m == core for m in inside) < PROPER_SHARE * len(inside) or _abbreviation(prose, core):
+        return False
+    if core == core.lower() and (" " in core or _common_noun(prose, core) or not (
+            _in_code(text, core) or re.search(r"(?:^|[.!?]\s+)" + re.escape(core) + r"\b", prose, re.M))):
+        return False
+    return True
+
+
+PROPER_SHARE = 0.5
+
+
+def _in_code(text: str, name: str) -> bool:
+    """Whether the page writes ``name`` in code (a fenced block or a code span)."""
+    code = " ".join(re.findall(r"```.*?```|~~~.*?~~~|`[^`\n]+`", text, flags=re.S))
+    return bool(re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", code))
+
+
 def page_name(text: str, source: str = "", title: str = "") -> str:
     """The name of what the page documents, from its file name or a short title ("" when
     neither is written in it often enough)."""
@@ -122,8 +161,8 @@ def page_names(pages: Mapping[str, tuple[str, str, str]]) -> dict[str, str]:
     """``page_name`` of every page (id -> (text, source, title)). A page with none, or with
     a lowercase one (its topic: "metrics"), or whose own it writes less often, takes the
     folder's project name (``PROJECT_PAGES``) when it writes it ``MIN_MENTIONS`` times."""
-    own = {pid: page_name(*page) for pid, page in pages.items()}
-    known = sorted({n for n in own.values() if n and not n.startswith("the ")})
+    found = {pid: page_name(*page) for pid, page in pages.items()}
+    known = sorted({n for n in found.values() if n and not n.startswith("the ")})
     # code blocks count here: "ragmeter report" commands on the report page, "import
     # pandas" on the pandas page say which of the two the page is about
     counts = {pid: {n: _mentions(text, n) for n in known} for pid, (text, _, _) in pages.items()}
@@ -131,8 +170,13 @@ def page_names(pages: Mapping[str, tuple[str, str, str]]) -> dict[str, str]:
     # few others ("spaCy" is written more than "ragmeter" on the local judge page)
     spread = {n: sum(c[n] >= FOLDER_MENTIONS for c in counts.values()) for n in known}
     project = max(known, key=lambda n: spread[n], default="")
-    out = dict(own)
     if not project or spread[project] < PROJECT_PAGES:
+        project = ""
+    # a page's own name that is no name (a topic: "Variables", "metrics") is no place a
+    # question can be "in"; the folder's project is, however it is spelled
+    own = {pid: n if n and (n == project or proper_name(pages[pid][0], n)) else "" for pid, n in found.items()}
+    out = dict(own)
+    if not project:
         return out
     for pid in pages:
         mine = own[pid]

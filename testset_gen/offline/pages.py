@@ -23,6 +23,7 @@ from typing import Mapping, Sequence
 from testset_gen.documents.sentence_split import sentence_spans
 from testset_gen.documents.structure import Block, Section, sections_of
 from testset_gen.graph.knowledge_graph import KnowledgeGraph
+from testset_gen.offline.page_subject import proper_name
 
 _SHORTCODE = re.compile(r"\{\{[%<].*?[%>]\}\}")
 _TERMINAL = re.compile(r"[.!?][\"'”’)\]]*$")
@@ -115,8 +116,11 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
         spread.update(n for n, k in counts.items() if k >= MIN_FOLDER_MENTIONS)
     # and in the titles of a tenth of the pages ("Extending Click", "Why Click?"): "Python" is
     # written on most pages of a folder of READMEs and is the subject of few of their titles
+    # A page's headings and its first sentence say what it is about as its title does
+    # ("How Nushell Code Gets Run", "## Nushell's Environment", "Nu is ...").
     def titled(n: str) -> int:
-        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", t)) for t in titles.values())
+        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", titles.get(d, "") + "\n" + _headlines(prose.get(d, ""))))
+                   for d in set(titles) | set(prose))
     # or defined by the folder ("Poetry is a tool for dependency management ..."): a
     # project's docs say once what it is, and may title no page with its name (Poetry's
     # 15 pages: "Basic usage", "Repositories", ...); "Python is a ..." no README writes
@@ -125,6 +129,15 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
     best = [n for n, k in spread.most_common() if k >= FOLDER_SHARE * len(prose)
             and (titled(n) >= max(1, TITLE_SHARE * len(titles)) or defined(n))]
     return best[0] if best else ""
+
+
+def _headlines(text: str) -> str:
+    """A page's headings (a line of up to ten words without a sentence's end, with or
+    without its markdown marks) and its first sentence of prose."""
+    lines = [ln.strip().lstrip("#").strip() for ln in re.sub(r"(?s)^---\n.*?\n---\n", "", text).split("\n")]
+    heads = [ln for ln in lines if ln and len(ln.split()) <= 10 and ln[-1:].isalnum()]
+    first = next((ln for ln in lines if ln[:1].isalpha() and ln[-1:] in ".!?"), "")
+    return "\n".join(heads + [first.split(". ")[0]])
 
 
 def graph_subject(graph: KnowledgeGraph, names: Mapping[str, str] | None = None) -> str:
@@ -163,6 +176,9 @@ def read_pages(graph: KnowledgeGraph, names: Mapping[str, str],
     out = []
     for doc_id, text, title, sections, prose in read:
         named, titled = names.get(doc_id, ""), title_subject(title, prose)
+        # a title's words ("Disaster Recovery", "Threat Modelling") name the page's topic
+        # unless its prose writes them as a name: a place no question can be "in"
+        titled = titled if titled and proper_name(text, titled) else ""
         named, titled = ("" if n and given[n] >= 3 and n != project else n for n in (named, titled))
         if project and project.lower() in text.lower():
             # a plain word or phrase from the file name or the title ("commands", "entry

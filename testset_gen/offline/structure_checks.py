@@ -15,6 +15,10 @@ structure question can still have:
   that say what it is about ("What is the setting?"); "How do you return a product?"
   names enough;
 * ``ground_truth_cut``: a ground truth that is not whole sentences;
+* ``points_unnamed``: a ground truth that ends cut off ("... with a certain priority,
+  e.g.", a colon with nothing after) or points at what it does not say ("please see
+  here", "as shown below", "prefer project.readme over this setting" where no setting was
+  named before);
 * ``code_or_markup``: code in the question (a reader asks about behaviour, not syntax);
 * ``answered_several_ways``: the folder gives the same question different ground truths
   ("What does HTTPX support?" on five pages): every one of them is dropped.
@@ -49,6 +53,29 @@ def content_words(question: str) -> list[str]:
     return [w for w in re.findall(r"[A-Za-z][\w'-]+", question.lower()) if w not in FUNCTION_WORDS]
 
 
+_CUT_OFF = re.compile(r"(?:\b(?:e\.g|i\.e|etc|cf|viz)\.|[:,;])\s*$", re.I)
+_POINTS_AWAY = re.compile(r"(?i)\b(?:see|click|found|listed|shown|described|explained|read more) (?:it )?"
+                          r"(?:here|below|above|there)\b|\b(?:as follows|the following)[.:]?\s*$")
+_DEMONSTRATIVE = re.compile(r"(?i)\b(?:over|to|in|of|for|with|on|from|by|use|see|set|run|than) "
+                            r"(?:this|these|those) ([a-z]+)")
+"""A demonstrative as an object ("over this setting"), where it points at a thing; "This
+will help ..." opening a sentence points at the one before it, which the answer holds."""
+
+
+def points_unnamed(truth: str) -> bool:
+    """Whether a ground truth ends cut off or points at what it does not name: "see here",
+    or "this <noun>" whose noun the ground truth has not written before (the section's
+    heading said it, the answer does not)."""
+    text = truth.strip()
+    if _CUT_OFF.search(text) or _POINTS_AWAY.search(text):
+        return True
+    for m in _DEMONSTRATIVE.finditer(text):
+        stem = m.group(1).lower().rstrip("s")
+        if len(stem) > 2 and stem not in text[:m.start()].lower():
+            return True
+    return False
+
+
 def structure_reasons(c: Candidate) -> list[str]:
     q = c.question.strip()
     words = re.findall(r"[\w'-]+", q)
@@ -62,6 +89,8 @@ def structure_reasons(c: Candidate) -> list[str]:
         reasons.append("names_nothing")
     if not _WHOLE.match(c.ground_truth.strip()) or len(c.ground_truth.split()) > MAX_TRUTH_WORDS:
         reasons.append("ground_truth_cut")
+    if points_unnamed(c.ground_truth):
+        reasons.append("points_unnamed")
     if _CODE.search(q):
         reasons.append("code_or_markup")
     return reasons

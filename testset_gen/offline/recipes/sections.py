@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from testset_gen.documents.structure import CODE, ITEM, PARAGRAPH, Section, runs
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.heading_forms import (GENERIC_HEADINGS, HOW, NONE, QUESTION, WHAT, HeadingForm,
-                                               grounded, lead_in, tells_how)
+                                               grounded, lead_in, says_how)
 from testset_gen.offline.pages import Page, whole_sentence
 from testset_gen.offline.wording import in_subject, joined, lower_first
 
@@ -216,8 +216,8 @@ def section_answer(form: HeadingForm, said: list[Said], docs: Mapping[str, Any])
             return []  # the section never does the heading's verb to its object: no task
         # from the sentence that does the task on to the first that tells the reader what to
         # do (it may be the same): a sentence about what happens answers no "How do you ...?"
-        how = next((i for i in range(ground, len(said)) if not lead[i] and (
-            said[i].shows or tells_how(parsed[i], ""))), None)
+        how = next((i for i in range(ground, len(said)) if not lead[i] and says_how(
+            form, parsed[i], said[i].text)), None)
         return [] if how is None else _answer(said, ground, how)
     if form.kind == WHAT:
         first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)

@@ -23,6 +23,9 @@ from testset_gen.offline.wording import in_subject, lower_first, strip_end
 GOAL = re.compile(r"^To (?P<goal>[a-z][^:,]{3,80})[:,]?(?: (?:follow|do|complete) (?:these|the following) steps)?:$")
 
 
+_TOLD = re.compile(r",? (?:you|we) (?:should|can|must|may|will|need to|have to|will need to)(?: also| first)?$")
+
+
 def told(goal: str, steps: list[str]) -> str:
     """The steps as whole sentences: "To <goal>, <first>. Then <second>. Finally, <last>."."""
     first, *rest = [lower_first(strip_end(s)) for s in steps]
@@ -45,7 +48,8 @@ def step_questions(page: Page, imperative: set[str], forms: Mapping[str, Sequenc
                 not m and sum(t in imperative for t in texts) * 3 < 2 * len(texts)):
             continue
         if m:
-            goal = m.group("goal").strip()
+            # "To help with eradication you should:": the goal ends where the reader is told
+            goal = _TOLD.sub("", m.group("goal").strip())
         elif not run.intro:
             # a heading read as a task names the goal; read as an imperative ("Pull requests")
             # it must be a task the section's prose does ("pull" acting on "requests")
@@ -55,7 +59,8 @@ def step_questions(page: Page, imperative: set[str], forms: Mapping[str, Sequenc
                                                   or any(grounded(form, d) for d in said))), "")
         else:
             goal = ""
-        if not goal or re.search(r"[`{}=<>]|\w\(", goal):
+        if not goal or re.search(r"[`{}=<>]|\w\(", goal) or re.search(r"(?i)\b(?:you|we|I|it|they|this)\b", goal):
+            # a goal still holding a subject or a pronoun is no clean verb phrase
             continue
         chunk = page.chunk_for(run.intro_start, run.items[-1].end)
         if chunk is None:

@@ -3,9 +3,11 @@
 Trailhead 2 is 1.8 kg.").
 
 Two kinds of table: a property table (two columns, a property and its value) describes the
-page's subject, and is asked only on a page that has one; a wider table has a row per thing
-(its first cell) and a column per property (the header row), and is asked as "What is the
-<column> of <row>?". Every cell asked is also a ``Fact`` that ``comparisons`` compares
+page's subject, and is asked only on a page that has one (the folder's project or a name of
+its own); a wider table has a row per thing (its first cell, a name) and a column per
+property (the header row), and is asked as "What is the <column> of <row>?" only when every
+cell of the row is a value: a table of how-tos or examples has other columns only to sort
+its rows. Every cell asked is also a ``Fact`` that ``comparisons`` compares
 with the same property of another thing.
 """
 
@@ -67,6 +69,21 @@ def _prop(name: str) -> str:
     return name if len(words) > 1 and all(w[:1].isupper() for w in words) and name.isupper() else name.lower()
 
 
+_NAME_WORD = re.compile(r"[A-Z0-9][\w.+-]*|of|and|the|for|in|on|to|a|an|&")
+
+
+def _names_a_thing(cell: str) -> bool:
+    """A row's key as a question can ask about it: a name of at most five words, every
+    word but a short function word capitalised ("Trailhead 2", "Elevation of Privilege",
+    "Typer"). A description ("Obituary of a prominent community member") or a state
+    ("Met", "Not met" are adjectives in capitals) names no thing whose property one asks;
+    a state is told apart by its form: one past participle ("Met") or a negation."""
+    words = cell.split()
+    if not 1 <= len(words) <= 5 or not words[0][:1].isupper() or not all(_NAME_WORD.fullmatch(w) for w in words):
+        return False
+    return not (len(words) == 1 and cell.lower().endswith(("ed", "et")) or words[0].lower() in ("not", "no"))
+
+
 def table_facts(page: Page) -> list[Fact]:
     out = []
     for section in page.sections:
@@ -98,8 +115,12 @@ def table_facts(page: Page) -> list[Fact]:
                 else:
                     thing = cells[0]
                     # a row is a thing with a name ("Typer", "Trailhead 2"); a lowercase word
-                    # is a parameter ("level", "path") whose table documents code
-                    if not _plain(thing) or "," in thing or not thing[:1].isupper() and " " not in thing:
+                    # is a parameter ("level", "path") whose table documents code; a row with a
+                    # cell that is no value (a command, an instruction, an example) belongs to
+                    # a table of how-tos ("Terminal | Platform | Instructions"), whose other
+                    # columns only sort its rows: no property table
+                    if not _plain(thing) or "," in thing or not _names_a_thing(thing) or not all(
+                            _plain(v) for v in cells[1:]):
                         continue
                     for col, value in zip(header[1:], cells[1:]):
                         if _plain(value):
