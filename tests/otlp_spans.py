@@ -85,3 +85,27 @@ def instrumented(instrumentor: Any) -> Iterator[Any]:
         yield exporter
     finally:
         instrumentor.uninstrument()
+
+
+def bag_of_words_embedding(vocabulary: list[str]) -> Any:
+    """A LlamaIndex embedding that marks which ``vocabulary`` words a text holds: a real (if
+    plain) embedding, offline and exact, for the instrumented LlamaIndex apps of the tests."""
+    import re
+
+    from llama_index.core.base.embeddings.base import BaseEmbedding
+
+    class BagOfWords(BaseEmbedding):
+        def _vector(self, text: str) -> list[float]:
+            found = set(re.findall(r"[a-z]+", text.lower()))
+            return [1.0 if w in found else 0.0 for w in vocabulary]
+
+        def _get_text_embedding(self, text: str) -> list[float]:
+            return self._vector(text)
+
+        def _get_query_embedding(self, query: str) -> list[float]:
+            return self._vector(query)
+
+        async def _aget_query_embedding(self, query: str) -> list[float]:
+            return self._vector(query)
+
+    return BagOfWords()

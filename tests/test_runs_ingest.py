@@ -19,7 +19,7 @@ pytest.importorskip("openinference.instrumentation.llama_index")
 from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor  # noqa: E402
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter  # noqa: E402
-from otlp_spans import otlp_json  # noqa: E402
+from otlp_spans import bag_of_words_embedding, otlp_json  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from ragmeter.cli.app import app  # noqa: E402
@@ -141,7 +141,6 @@ def test_langchain_callback_handler_writes_the_same_records(langchain_traces, tm
 @pytest.fixture(scope="module")
 def llamaindex_traces(provider, tmp_path_factory):
     from llama_index.core import VectorStoreIndex
-    from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.core.callbacks import CallbackManager
     from llama_index.core.llms import MockLLM
     from llama_index.core.query_engine import RetrieverQueryEngine
@@ -149,22 +148,6 @@ def llamaindex_traces(provider, tmp_path_factory):
     from openinference.instrumentation.llama_index import LlamaIndexInstrumentor
 
     vocabulary = sorted(set().union(*(words(d) for d in DOCS)) | set().union(*(words(q) for q in QUESTIONS)))
-
-    class BagOfWords(BaseEmbedding):
-        """Counts of each vocabulary word: a real (if plain) embedding, offline and exact."""
-
-        def _vector(self, text: str) -> list[float]:
-            found = words(text)
-            return [1.0 if w in found else 0.0 for w in vocabulary]
-
-        def _get_text_embedding(self, text: str) -> list[float]:
-            return self._vector(text)
-
-        def _get_query_embedding(self, query: str) -> list[float]:
-            return self._vector(query)
-
-        async def _aget_query_embedding(self, query: str) -> list[float]:
-            return self._vector(query)
 
     tracer_provider, exporter = provider
     exporter.clear()
@@ -174,7 +157,7 @@ def llamaindex_traces(provider, tmp_path_factory):
     handler = llamaindex_handler(folder / "traffic.jsonl")
     try:
         nodes = [TextNode(text=d, id_=f"node-{i}") for i, d in enumerate(DOCS)]
-        index = VectorStoreIndex(nodes, embed_model=BagOfWords())
+        index = VectorStoreIndex(nodes, embed_model=bag_of_words_embedding(vocabulary))
         engine = RetrieverQueryEngine.from_args(index.as_retriever(similarity_top_k=3), llm=MockLLM(max_tokens=8),
                                                 callback_manager=CallbackManager([handler]))
         responses = [engine.query(q) for q in QUESTIONS]

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from otlp_spans import instrumented, otlp_json
+from otlp_spans import bag_of_words_embedding, instrumented, otlp_json
 from typer.testing import CliRunner
 
 from ragmeter.cli.app import app
@@ -279,7 +279,6 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
 
     from llama_index.core import VectorStoreIndex
     from llama_index.core.agent.workflow import FunctionAgent
-    from llama_index.core.base.embeddings.base import BaseEmbedding
     from llama_index.core.base.llms.types import ChatMessage, ToolCallBlock
     from llama_index.core.schema import TextNode
     from llama_index.core.tools import FunctionTool
@@ -290,21 +289,7 @@ def test_a_real_llamaindex_agent_trace_of_two_sessions_ingests_into_two_conversa
     docs = [PARIS, SEINE, BERLIN]
     vocabulary = sorted({w for d in docs for w in re.findall(r"[a-z]+", d.lower())} | {"river"})
 
-    class BagOfWords(BaseEmbedding):
-        def _vector(self, text: str) -> list[float]:
-            found = set(re.findall(r"[a-z]+", text.lower()))
-            return [1.0 if w in found else 0.0 for w in vocabulary]
-
-        def _get_text_embedding(self, text: str) -> list[float]:
-            return self._vector(text)
-
-        def _get_query_embedding(self, query: str) -> list[float]:
-            return self._vector(query)
-
-        async def _aget_query_embedding(self, query: str) -> list[float]:
-            return self._vector(query)
-
-    index = VectorStoreIndex([TextNode(text=d, id_=f"doc-{i}") for i, d in enumerate(docs)], embed_model=BagOfWords())
+    index = VectorStoreIndex([TextNode(text=d, id_=f"doc-{i}") for i, d in enumerate(docs)], embed_model=bag_of_words_embedding(vocabulary))
     retriever = index.as_retriever(similarity_top_k=2)
 
     def search(query: str) -> str:

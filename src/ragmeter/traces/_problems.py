@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import BaseModel
@@ -128,3 +129,21 @@ def not_json(exc: ValueError, *, whole: bool = False) -> str:
         joint = " " if exc.msg.endswith(" at") else " at "  # "Unterminated string starting at"
         return f"not JSON ({exc.msg}{joint}{where})"
     return f"not JSON ({exc})"  # a number of more digits than Python converts
+
+
+def trace_problems(source: str | Path | dict[str, Any] | list[Any],
+                   on_problem: ProblemHandler | None) -> tuple[ProblemHandler, set[str]]:
+    """The handler a reader of ``source`` reports to, and the traces it has had a problem
+    with: each problem goes on to ``on_problem`` (default: a warning) with the file named, and
+    its trace is remembered so that the reader leaves the whole trace out (a trace missing a
+    span would score wrong while looking right)."""
+    report = on_problem or log_problem
+    name = None if isinstance(source, (dict, list)) else str(source)
+    bad_traces: set[str] = set()
+
+    def noted(problem: InputProblem) -> None:
+        if problem.trace is not None:
+            bad_traces.add(problem.trace)
+        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
+
+    return noted, bad_traces

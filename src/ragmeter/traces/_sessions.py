@@ -63,7 +63,7 @@ from typing import Any
 from ragmeter.conversations import ConversationSample, Message, ToolCall
 from ragmeter.errors import InvalidInput
 from ragmeter.traces._otlp import Malformed, Span, read_spans
-from ragmeter.traces._problems import InputProblem, ProblemHandler, describe, log_problem
+from ragmeter.traces._problems import InputProblem, ProblemHandler, describe, log_problem, trace_problems
 from ragmeter.traces._traces import (distinct_spans, indexed, input_messages, message_text, question_of_trace,
                                      retrieved_documents, text_of, trace_root, within)
 
@@ -327,15 +327,7 @@ def ingest_otlp_conversations(source: str | Path | dict[str, Any] | list[Any], o
     """A ``ConversationSample`` per session in ``source`` (OTLP JSON file, JSON Lines, or
     request dicts); see ``conversations_from_spans``. Each malformed part is reported to
     ``on_problem`` (default: a warning) and skipped, with the conversation it belongs to."""
-    report = on_problem or log_problem
-    name = None if isinstance(source, (dict, list)) else str(source)
-    bad_traces: set[str] = set()
-
-    def noted(problem: InputProblem) -> None:
-        if problem.trace is not None:
-            bad_traces.add(problem.trace)
-        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
-
+    noted, bad_traces = trace_problems(source, on_problem)
     return conversations_from_spans(read_spans(source, noted), noted, skip=bad_traces,
                                     retrieval_tools=retrieval_tools)
 

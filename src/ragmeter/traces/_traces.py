@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Container, Iterable, Iterator
 
 from ragmeter.traces._otlp import Malformed, Span, read_spans
-from ragmeter.traces._problems import InputProblem, ProblemHandler, log_problem
+from ragmeter.traces._problems import InputProblem, ProblemHandler, log_problem, trace_problems
 
 log = logging.getLogger("ragmeter")
 
@@ -251,13 +251,5 @@ def ingest_otlp(source: str | Path | dict[str, Any] | list[Any],
     """A sample record per trace in ``source`` (OTLP JSON file, JSON Lines, or request dicts).
     Each malformed part is reported to ``on_problem`` (default: a warning) and skipped; a
     trace with a malformed span is left out whole."""
-    report = on_problem or log_problem
-    name = None if isinstance(source, (dict, list)) else str(source)
-    bad_traces: set[str] = set()
-
-    def noted(problem: InputProblem) -> None:
-        if problem.trace is not None:
-            bad_traces.add(problem.trace)
-        report(problem if problem.source or name is None else problem.model_copy(update={"source": name}))
-
+    noted, bad_traces = trace_problems(source, on_problem)
     return samples_from_spans(read_spans(source, noted), noted, skip=bad_traces)
