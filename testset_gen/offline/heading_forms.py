@@ -284,6 +284,7 @@ def says_how(form: HeadingForm, doc: Any, text: str = "") -> bool:
         code = " ".join(re.findall(r"`([^`]+)`", text)).lower()
         if any(_on_task(t, form) for t in words) or form.verb in code or form.target in code:
             return True
+    instructions = _instructions(doc)
     for t in words:
         means = (t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children)) or (
             t.lower_ in ("with", "using", "via", "through") and t.dep_ in ("prep", "advcl", "acl", "xcomp")
@@ -291,9 +292,12 @@ def says_how(form: HeadingForm, doc: Any, text: str = "") -> bool:
                     for d in t.subtree if d is not t)) or (t.lower_ == "using" and t.tag_ == "VBG")
         # the means must be the task's: "by logging into Docker Hub" on "view the results"
         # says how to view results, not how to use official images
-        if means and t.head.pos_ in ("VERB", "AUX") and _acts_on_task(t.head, form, skip=t):
+        # ... and told to the reader or the task's verb ("is done by using"), not a side
+        # statement ("Anything published to PyPI is available through Poetry")
+        told = t.head in instructions or _matches(t.head, form.verb) or t.head.lemma_ == "do"
+        if means and told and _acts_on_task(t.head, form, skip=t):
             return True
-    for verb in _instructions(doc):
+    for verb in instructions:
         if verb.dep_ == "conj" and _matches(verb.head, form.verb):
             continue  # the next step after the task
         # "Automate this process": the task again, pointed at
