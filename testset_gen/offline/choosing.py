@@ -7,6 +7,7 @@ import random
 import re
 from typing import Iterable, Sequence
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.wording import term_key
 
 
 LICENCE_SHARE = 0.1
@@ -87,7 +88,16 @@ def pick(candidates: Sequence[Candidate], n: int, rng: random.Random,
                           if meta.get("template") in DOC_DERIVED else [])
                 # one question per pair of things compared ("Which is heavier: A or B?" and
                 # "Which is lighter: B or A?" test one comparison)
-                sources += ["\x02" + str(meta["pair"])] if meta.get("pair") else []
+                pair = meta.get("pair")
+                sources += ["\x02" + (str(sorted(term_key(str(t)) for t in pair)) if isinstance(pair, (list, tuple))
+                                      else str(pair))] if pair else []
+                # one question per answer sentence and per defined term among the structure
+                # questions of one page ("What are constant variables?" over the section and
+                # "What is a constant variable?" over its first sentence test one definition)
+                if c.structural and c.evolution == "simple":
+                    sources += ["\x03" + s for s in meta.get("source_sentences", ())]
+                    sources += ["\x04" + term_key(str(meta.get("term") or meta.get("thing")))] if (
+                        meta.get("term") or meta.get("thing")) else []
                 if c.question in taken or said in taken or any(s in taken for s in sources + stated):
                     continue
                 if any(room.get(cap, 1) <= 0 for cap in caps(c)):

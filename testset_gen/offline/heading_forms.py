@@ -114,7 +114,10 @@ def _thing(doc: Any, heading: str) -> HeadingForm | None:
     if all(t.pos_ == "PROPN" for t in span):
         return None  # a name alone ("Poetry", "pipx"): what about it?
     return HeadingForm(WHAT, re.sub(r"^(?:The|A|An) ", "", heading), "", head.lemma_.lower(),
-                       plural=head.tag_ in ("NNS", "NNPS"),
+                       # a Title Case plural ("Sub-Commands") is tagged a singular name
+                       plural=head.tag_ in ("NNS", "NNPS") or (
+                           head.pos_ == "PROPN" and head.text[:1].isupper() and head.text[1:].islower()
+                           and head.text.endswith("s") and not head.text.endswith("ss")),
                        words=tuple(t.lemma_.lower() for t in span if t.pos_ in ("NOUN", "PROPN", "ADJ")))
 
 
@@ -184,6 +187,39 @@ def grounded(form: HeadingForm, doc: Any) -> bool:
     return False
 
 
+DEFINING_VERBS = frozenset("refer mean denote represent describe define specify allow let enable stand".split())
+"""Verbs whose subject is defined by the sentence ("Caret requirements allow ...", "NUON
+stands for ..."); "Durations support fractional values" says a side fact, not what
+durations are."""
+
+
+def defines(doc: Any, target: str) -> bool:
+    """Whether a parsed sentence defines ``target`` (a lemma, or a word as written): it is the
+    subject of the main verb, and that verb is a copula with a noun phrase that classifies it
+    ("X is a tool for ...", "Xs are values that ..."), "X refers to / means ...", or "X is
+    used to ..."; not an evaluative or side predicate ("TDD is a skill like any other",
+    "Booleans are commonly the result of a comparison", "NUON is a superset of JSON!")."""
+    if doc.text.strip().endswith("!"):
+        return False
+    target = target.lower()
+    subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"
+                    and (_matches(t, target) or t.lower_ == target)), None)
+    if subject is None:
+        return False
+    root = subject.head
+    children = list(root.children)
+    if any(c.dep_ == "neg" for c in children):
+        return False
+    if root.lemma_ == "be":
+        attr = next((c for c in children if c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN", "NUM")), None)
+        if attr is None or any(c.dep_ == "advmod" and c.lower_ != "also" for c in children):
+            return False
+        return not any(c.dep_ == "prep" and c.lower_ in ("like", "as") for c in attr.children)
+    if root.lemma_ == "use" and any(c.dep_ == "auxpass" for c in children):
+        return True  # "X is used to ..."
+    return root.lemma_.lower() in DEFINING_VERBS
+
+
 def tells_how(doc: Any, verb: str) -> bool:
     """A sentence that tells the reader what to do: the task's verb in it, an imperative
     first word, "you can/must/should ...", or "To <goal>, ..."."""
@@ -243,27 +279,50 @@ def says_how(form: HeadingForm, doc: Any, text: str = "") -> bool:
     if any(t.dep_ == "ROOT" and t.tag_ == "VBD" for t in words):
         return False  # what a team did (a case study), not how to do it
     if "`" in text or "`" in doc.text:
-        return True
-    if any(t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children) for t in words):
-        return True
+        # a command or option, for this task: the sentence or the code names its verb or
+        # object ("run `poetry publish`"); code beside a side matter is no answer
+        code = " ".join(re.findall(r"`([^`]+)`", text)).lower()
+        if any(_on_task(t, form) for t in words) or form.verb in code or form.target in code:
+            return True
+    instructions = _instructions(doc)
     for t in words:
-        if t.lower_ in ("with", "using", "via", "through") and t.dep_ in ("prep", "advcl", "acl", "xcomp") or (
-                t.lower_ == "using" and t.tag_ == "VBG"):
-            named = [d for d in t.subtree if d is not t]
-            if any(d.pos_ == "PROPN" or (d.text[:1].isupper() and d.i > 0 and not d.is_sent_start)
-                   for d in named):
-                return True
-    for verb in _instructions(doc):
+        means = (t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children)) or (
+            t.lower_ in ("with", "using", "via", "through") and t.dep_ in ("prep", "advcl", "acl", "xcomp")
+            and any(d.pos_ == "PROPN" or (d.text[:1].isupper() and d.i > 0 and not d.is_sent_start)
+                    for d in t.subtree if d is not t)) or (t.lower_ == "using" and t.tag_ == "VBG")
+        # the means must be the task's: "by logging into Docker Hub" on "view the results"
+        # says how to view results, not how to use official images
+        # ... and told to the reader or the task's verb ("is done by using"), not a side
+        # statement ("Anything published to PyPI is available through Poetry")
+        told = t.head in instructions or _matches(t.head, form.verb) or t.head.lemma_ == "do"
+        if means and told and _acts_on_task(t.head, form, skip=t):
+            return True
+    for verb in instructions:
         if verb.dep_ == "conj" and _matches(verb.head, form.verb):
             continue  # the next step after the task
         # "Automate this process": the task again, pointed at
         objects = [c for c in verb.children if c.dep_ in ("dobj", "obj") and c.pos_ in ("NOUN", "PROPN")
                    and not any(d.lower_ in ("this", "that", "these", "those") for d in c.children)]
-        # another verb acting on anything ("pass the timeout"), or the task's verb on another
-        # object ("Use the markers property")
-        if objects and (not _matches(verb, form.verb) or any(not _matches(o, form.target) for o in objects)):
+        # another verb acting on the task ("pass the timeout" for "Configuring timeouts"), or
+        # the task's verb on another object ("Use the markers property"); an instruction on
+        # a side matter ("adjust your team's SLIs" under "Running a workshop") says no how
+        if objects and (not _matches(verb, form.verb) or any(not _matches(o, form.target) for o in objects)) \
+                and _acts_on_task(verb, form):
             return True
     return False
+
+
+def _on_task(token: Any, form: HeadingForm) -> bool:
+    return _matches(token, form.verb) or _matches(token, form.target)
+
+
+def _acts_on_task(verb: Any, form: HeadingForm, skip: Any = None) -> bool:
+    """Whether a verb is the task's or writes the task's verb or object in what it governs
+    (outside ``skip``, the means phrase being judged)."""
+    if _matches(verb, form.verb):
+        return True
+    hidden = set() if skip is None else {d.i for d in skip.subtree}
+    return any(_on_task(d, form) for d in verb.subtree if d is not verb and d.i not in hidden)
 
 
 def lead_in(doc: Any) -> bool:

@@ -20,7 +20,7 @@ from testset_gen.offline.heading_forms import heading_forms, parse_sentences
 from testset_gen.offline.pages import Page, graph_subject, read_pages
 from testset_gen.offline.recipes.causes import CAUSE, cause_questions
 from testset_gen.offline.recipes.comparisons import comparison_questions
-from testset_gen.offline.recipes.definitions import Definition, definition_questions, definitions_of
+from testset_gen.offline.recipes.definitions import Definition, definition_questions, defining, definitions_of
 from testset_gen.offline.recipes.lists import list_questions
 from testset_gen.offline.recipes.quantities import DURATION, LIFETIME, quantity_questions
 from testset_gen.offline.recipes.sections import section_questions, section_sentences
@@ -55,11 +55,11 @@ def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definiti
     docs = dict(zip(sentences, parse(sentences)))
     out: list[Candidate] = []
     facts: list[Fact] = []
-    definitions: list[Definition] = []
+    found = [d for page in pages for d in definitions_of(page)]
+    definitions = defining(found, parse_sentences([d.sentence for d in found]))
+    out += definition_questions(definitions)
     for page in pages:
         out += section_questions(page, forms, said)
-        definitions += definitions_of(page)
-        out += definition_questions(page)
         out += list_questions(page, imperative)
         out += step_questions(page, imperative, forms, said)
         out += table_questions(page)

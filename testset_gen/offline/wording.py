@@ -53,3 +53,17 @@ def for_subject(subject: str, text: str) -> str:
     """" for the Ember Stove" (a product), " in Click" (software), unless the text names it."""
     said = in_subject(subject, text)
     return said.replace(" in the ", " for the ", 1) if said.startswith(" in the ") else said
+
+
+def term_key(term: str) -> str:
+    """One key for the ways a set writes one term ("a constant variable", "Constant
+    variables", "the constant variable"): lower case, no article, the last word singular."""
+    words = re.sub(r"^(?:the|a|an) ", "", term.strip().lower()).split()
+    if not words:
+        return ""
+    last = words[-1]
+    if last.endswith("ies") and len(last) > 4:
+        last = last[:-3] + "y"
+    elif last.endswith("s") and not last.endswith(("ss", "us", "is")) and len(last) > 3:
+        last = last[:-1]
+    return " ".join(words[:-1] + [last])

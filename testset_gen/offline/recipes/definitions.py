@@ -11,10 +11,12 @@ defines in two different sentences is asked nothing (``structure_checks``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
 
 from testset_gen.documents.structure import PARAGRAPH
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.heading_forms import defines
 from testset_gen.offline.pages import Page, whole_sentence
 from testset_gen.offline.wording import PRONOUNS, in_subject
 
@@ -35,6 +37,7 @@ class Definition:
     chunk: str
     page: str
     document_id: str
+    plural: bool = False
 
 
 def definitions_of(page: Page) -> list[Definition]:
@@ -56,7 +59,8 @@ def definitions_of(page: Page) -> list[Definition]:
                         and not VAGUE_DEFINITIONS.match(m.group("def")):
                     x = m.group("x")
                     term = ("the " + x[4:]) if x.startswith("The ") else x
-                    out.append(Definition(term, sentence, chunk, page.subject, page.document_id))
+                    out.append(Definition(term, sentence, chunk, page.subject, page.document_id,
+                                          m.group("be") == "are"))
                     continue
                 t = TERM.match(body)
                 if t and page.subject and not VAGUE_DEFINITIONS.match(t.group("def")):
@@ -65,13 +69,35 @@ def definitions_of(page: Page) -> list[Definition]:
     return out
 
 
-def definition_questions(page: Page) -> list[Candidate]:
+def defining(found: Sequence[Definition], docs: Mapping[str, Any]) -> list[Definition]:
+    """The definitions whose sentence does define the term (``heading_forms.defines``: "TDD
+    is a skill like any other" matches the pattern and defines nothing); ``docs``: sentence ->
+    its parse. A capitalised word that only opens the sentence ("Monitoring is a reactive
+    control ...": a common noun, tagged NN) is asked in lower case in its page's subject."""
     out = []
-    for d in definitions_of(page):
-        plural = d.term.split()[-1].endswith("s") and not d.term.split()[-1].endswith("ss") \
-            and d.term[:1].islower() and not d.term.startswith(("a ", "an "))
-        tail = in_subject(d.page, d.term) if d.term.startswith(("a ", "an ")) else ""
-        question = f"What {'are' if plural else 'is'} {d.term}{tail}?"
+    for d in found:
+        doc = docs.get(d.sentence)
+        head = d.term.split()[-1]
+        if doc is None or not defines(doc, head):
+            continue
+        subject = next((t for t in doc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
+        plural = d.plural or (subject is not None and subject.tag_ in ("NNS", "NNPS"))
+        if len(d.term.split()) == 1 and d.term[:1].isupper() and subject is not None \
+                and subject.tag_ not in ("NNP", "NNPS") and not d.term.isupper() and d.term[1:] == d.term[1:].lower():
+            if not d.page:
+                continue
+            d = replace(d, term=d.term.lower())
+        out.append(replace(d, plural=plural))
+    return out
+
+
+def definition_questions(found: Sequence[Definition]) -> list[Candidate]:
+    """``found``: the page's definitions that define (``defining``)."""
+    out = []
+    for d in found:
+        bare = d.term[:1].islower() and not d.term.startswith(("a ", "an ", "the "))
+        tail = in_subject(d.page, d.term) if d.term.startswith(("a ", "an ")) or bare else ""
+        question = f"What {'are' if d.plural else 'is'} {d.term}{tail}?"
         out.append(Candidate("simple", question, d.sentence, (d.chunk,), (
             ("template", "structure:definition"), ("wh", "define"), ("page", d.page),
             ("term", d.term), ("source_sentences", [d.sentence])), structural=True))

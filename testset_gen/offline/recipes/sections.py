@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from testset_gen.documents.structure import CODE, ITEM, PARAGRAPH, Section, runs
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.heading_forms import (GENERIC_HEADINGS, HOW, NONE, QUESTION, WHAT, HeadingForm,
-                                               grounded, lead_in, says_how)
+                                               defines, grounded, lead_in, says_how)
 from testset_gen.offline.pages import Page, whole_sentence
 from testset_gen.offline.wording import in_subject, joined, lower_first
 
@@ -54,14 +54,26 @@ def prose_of(page: Page) -> str:
 
 
 def cased(heading: str, text: str) -> str:
-    """A Title Case heading in sentence case ("Command Short Help" -> "command short help"),
-    a word the page writes capitalised inside a sentence kept ("Click", "Git")."""
-    out = []
-    for w in heading.split():
+    """A Title Case heading in sentence case ("Command Short Help" -> "command short help",
+    "Sub-Commands" -> "sub-commands"), a word the page writes capitalised inside a sentence
+    kept ("Click", "Git")."""
+    def one(w: str) -> str:
         keep = (w[1:] != w[1:].lower() or any(ch.isdigit() for ch in w)
                 or re.search(r"(?<=[a-z,] )" + re.escape(w) + r"\b", text))
-        out.append(w if keep else w.lower())
-    return " ".join(out)
+        return w if keep else w.lower()
+    return " ".join("-".join(one(p) if p else p for p in w.split("-")) if "-" in w.strip("-") else one(w)
+                    for w in heading.split())
+
+
+def mixed_case(noun: str) -> bool:
+    """A noun phrase a question cannot write as it stands: a lower-case word before a
+    capitalised one ("docker Container images") or a capitalised first word before lower-case
+    ones with no article to take ("Module path": "What is Module path?")."""
+    words = noun.split()
+    caps = [w[:1].isupper() for w in words]
+    if any(not a and b for a, b in zip(caps, caps[1:])):
+        return True
+    return len(words) > 1 and caps[0] and not caps[-1]
 
 
 def action(heading: str, first_tag: str, lemma: str) -> str:
@@ -181,19 +193,63 @@ def said_in(page: Page, section: Section) -> list[Said]:
     return out
 
 
+CONTINUES = re.compile(r"^(?:Also|It also|They also|This also|Then|Next|After that|Afterwards|Finally|Lastly|"
+                       r"Second(?:ly)?|Third(?:ly)?|In addition|Additionally|Furthermore|Moreover|Alternatively|"
+                       r"Or,?|Once (?:this|that|done)|[A-Z][\w-]*(?: [\w-]+){0,3} also)\b")
+"""A sentence that goes on with the answer before it (a further reason, the next step, the
+other way): an answer that stops before it is partial."""
+
+FIRST_STEP = re.compile(r"^(?:First(?:ly)?|To (?:begin|start)|Start by)\b")
+"""A sentence that opens a sequence: its answer is the steps that follow too."""
+
+OTHER_WAY = re.compile(r"(?i)^Alternatively\b|\b(?:you|one) (?:can|could|may) also\b|\bcan also be\b|"
+                       r"\banother (?:way|option|method)\b|\bor(?:,)? you can\b|\binstead, you can\b")
+"""A sentence that gives another way of doing what the section does."""
+
+MAX_CONTINUED_WORDS = 90
+"""An answer that goes on (``CONTINUES``) may be this long; past it the answer would be
+partial, so the section is not asked."""
+
+
 def _answer(said: list[Said], first: int, through: int) -> list[Said]:
-    """Sentences ``first``..``through``, then on while the answer is short, never past an
-    open sentence or ``MAX_OPENING_WORDS``; [] when that cannot hold ``first..through``."""
+    """Sentences ``first``..``through``, then on while the answer is short or while the next
+    sentence of the paragraph continues it (``CONTINUES``, after a first step), never past
+    an open sentence; [] when that cannot hold ``first..through`` or what continues it."""
     kept = said[first:through + 1]
     if any(s.open for s in kept) or sum(len(s.text.split()) for s in kept) > MAX_OPENING_WORDS:
         return []
     for s in said[through + 1:]:
         words = sum(len(k.text.split()) for k in kept)
-        if (words >= GOAL_WORDS or s.open or words + len(s.text.split()) > MAX_OPENING_WORDS
-                or s.block != kept[-1].block):
+        same = s.block == kept[-1].block
+        goes_on = same and (CONTINUES.match(s.sentence) is not None or FIRST_STEP.match(kept[-1].sentence) is not None
+                            or kept[-1].sentence.endswith(":"))
+        if goes_on:
+            if s.open or words + len(s.text.split()) > MAX_CONTINUED_WORDS:
+                return []  # the answer goes on past what a ground truth can hold: partial
+            kept.append(s)
+            continue
+        if (words >= GOAL_WORDS or s.open or words + len(s.text.split()) > MAX_OPENING_WORDS or not same):
             break
         kept.append(s)
+    if FIRST_STEP.match(kept[-1].sentence):
+        return []  # "First, set up the toolchain." and the rest of the steps left out
     return kept
+
+
+def other_ways(page: Page, section: Section, answer: list[Said]) -> bool:
+    """Whether the section gives a way the answer leaves out ("Alternatively, ...", "You can
+    also ...") or the answer is itself the other way to what came before ("Changing the
+    directory can also be done ..."): a "How do you ...?" over it is answered partly."""
+    used = {s.sentence for s in answer}
+    if OTHER_WAY.search(answer[0].sentence):
+        return True
+    for block in section.blocks:
+        if block.kind != PARAGRAPH:
+            continue
+        for sentence, _, _ in page.sentences(block):
+            if sentence not in used and OTHER_WAY.search(sentence):
+                return True
+    return False
 
 
 def _lead(text: str, doc: Any) -> bool:
@@ -222,9 +278,9 @@ def section_answer(form: HeadingForm, said: list[Said], docs: Mapping[str, Any])
     if form.kind == WHAT:
         first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)
         opening = parsed[first] if first is not None else None
-        if opening is None or first is None or first > 1 or not grounded(form, opening) or not all(
+        if opening is None or first is None or first > 1 or not defines(opening, form.target) or not all(
                 w in {t.lemma_.lower() for t in opening} | {t.lower_ for t in opening} for w in form.words):
-            return []  # the opening must say what the thing is or does, all of its words
+            return []  # the opening must define the thing (see ``defines``), all of its words
         return _answer(said, first, first)
     if form.kind == QUESTION:
         first = next((i for i, is_lead in enumerate(lead) if not is_lead), None)
@@ -257,7 +313,7 @@ def section_questions(page: Page, forms: Mapping[str, Sequence[HeadingForm]],
             answer = section_answer(form, said, docs)
             if answer:
                 break
-        if not answer:
+        if not answer or form.kind == HOW and other_ways(page, section, answer):
             continue
         chunk = page.chunk_for(answer[0].start, answer[-1].end)
         if chunk is None:
@@ -270,6 +326,8 @@ def section_questions(page: Page, forms: Mapping[str, Sequence[HeadingForm]],
             if not page.subject:
                 continue
             noun = cased(form.phrase, prose)
+            if mixed_case(noun):
+                continue
             article = "" if form.plural or noun[:1].isupper() else "the "
             question = f"What {'are' if form.plural else 'is'} {article}{noun}{in_subject(page.subject, noun)}?"
             template = "structure:section_what"

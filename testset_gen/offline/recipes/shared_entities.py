@@ -23,7 +23,7 @@ from typing import Sequence
 
 from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.recipes.definitions import Definition
-from testset_gen.offline.wording import in_subject
+from testset_gen.offline.wording import in_subject, term_key
 
 MAX_PER_KIND = 6
 """Things of one kind compared at most: a long reference page ("Caret", "Tilde",
@@ -61,7 +61,7 @@ def compared_things(sections: Sequence[Candidate], definitions: Sequence[Definit
     for head, found in sorted(things.items()):
         seen: dict[str, tuple[str, bool, str, str, tuple[str, ...], tuple[str, ...]]] = {}
         for f in found:
-            seen.setdefault(f[0].lower(), f)
+            seen.setdefault(term_key(f[0]), f)  # "constant variables" and "a constant variable": one
         kinds = list(seen.values())[:MAX_PER_KIND]
         for a, b in combinations(kinds, 2):
             if a[4] == b[4] or project and project.lower() in (a[0].lower(), b[0].lower()):
