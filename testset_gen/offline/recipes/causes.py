@@ -20,12 +20,29 @@ from testset_gen.offline.recipes.quantities import named_subject_of
 from testset_gen.offline.wording import for_subject, has_pronoun
 
 if TYPE_CHECKING:
-    from spacy.tokens import Doc
+    from spacy.tokens import Doc, Span, Token
 
 CAUSE = re.compile(r"\b(?:because|so that|in order to)\b")
 """Not "since": it dates far more often than it explains ("active since 2002", measured on HaluEval:
 9 of 9 such questions were dates asked "Why")."""
 _DO = {"VBD": "did", "VBZ": "does", "VBP": "do"}
+
+
+def cause_of_root(sent: "Span", root: "Token", at: int) -> bool:
+    """Whether the cause at character ``at`` explains the main clause: its word hangs from the
+    root's own clause, not from what a verb like "determine" or "check" reports ("Performance
+    testing will help determine if a function is taking longer to execute because it does not
+    have enough memory": the "because" is part of what is determined, no reason for testing)."""
+    mark = next((t for t in sent if t.idx >= at), None)
+    if mark is None:
+        return False
+    head = mark.head if mark.dep_ in ("mark", "prep", "advmod") else mark
+    while head.dep_ in ("advcl", "pcomp", "pobj", "mark") and head != root and head.head != head:
+        if head.head == root:
+            return not any(t.dep_ == "mark" and t.lower_ in ("if", "whether") and t.i < mark.i
+                           for t in sent if t.i > root.i)
+        head = head.head
+    return head == root
 
 
 def cause_questions(page: Page, docs: Mapping[str, "Doc"]) -> list[Candidate]:
@@ -46,6 +63,8 @@ def cause_questions(page: Page, docs: Mapping[str, "Doc"]) -> list[Candidate]:
                     continue
                 subject, subj_tokens = got
                 cut = m.start()
+                if not cause_of_root(sent, root, sent.start_char + cut):
+                    continue
                 main = [t for t in sent if t.i > root.i and t.idx - sent.start_char < cut and not t.is_punct]
                 aux = [c for c in root.children if c.dep_ in ("aux", "auxpass", "neg") and c.i < root.i]
                 words = " ".join(t.text for t in main).replace(" ,", ",").strip()

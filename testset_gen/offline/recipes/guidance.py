@@ -356,17 +356,28 @@ def prohibition(root: "Token", form: str) -> tuple[str, list["Token"]] | None:
 def _sentences(page: Page) -> list[tuple[str, int, int, bool, str]]:
     """Every sentence of the page's paragraphs and list items: ``(text, start, end, item,
     heading)``."""
+    return [s[:5] for s in _sentences_in_blocks(page)]
+
+
+def _sentences_in_blocks(page: Page) -> list[tuple[str, int, int, bool, str, int]]:
+    """``_sentences`` with the number of the block each sentence is in (the sentences of one
+    paragraph share it)."""
     out = []
     for section in page.sections:
-        for block in section.blocks:
+        for number, block in enumerate(section.blocks):
             if block.kind not in (PARAGRAPH, ITEM):
                 continue
+            before = section.blocks[number - 1] if number else None
+            if block.kind == PARAGRAPH and before is not None and before.kind == PARAGRAPH and \
+                    before.text.rstrip().endswith(":"):
+                continue  # a sample shown after "Instead of:" or "For example:", not a rule
             for sentence, start, end in page.sentences(block):
                 # a list item given as plain Markdown keeps its bullet ("- Avoid ...")
                 bullet = BULLET.match(sentence) if block.kind == ITEM else None
                 if bullet:
                     sentence, start = sentence[bullet.end():], start + bullet.end()
-                out.append((sentence, start, end, block.kind == ITEM, section.heading))
+                out.append((sentence, start, end, block.kind == ITEM, section.heading,
+                            id(section) * 1000 + number))
     return out
 
 
@@ -436,6 +447,46 @@ def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, st
     return out
 
 
+PLAIN_SKIP = frozenset("avoid be have let see refer read consult visit get make do keep try go look take give".split())
+"""Verbs whose bare rule says too little to ask back ("Be concise", "Keep it short", "Try
+again") or only points elsewhere; a rule with no condition is asked only by its other verbs."""
+
+ALSO = re.compile(r"^(?:(?:It|This|That|They|These|Doing so|Doing this)\b[^.]{0,40}?\balso\b|(?:Also|Additionally|"
+                  r"In addition|Furthermore|Moreover),)")
+"""A sentence that goes on with another reason for what the one before said ("This also helps
+team members build familiarity ...")."""
+
+
+def names_topic(tokens: Sequence["Token"], phrase: str) -> bool:
+    """Whether the asked words hold every word of the topic phrase (by the first letters of
+    its lemma: "receiving" and "receive"): one word of a longer topic ("decision" of
+    "architecture decisions") does not name it."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z]{3,}", phrase)]
+    have = {t.lemma_.lower()[:5] for t in tokens} | {t.lower_[:5] for t in tokens}
+    return bool(words) and all(w[:5] in have for w in words)
+
+
+def whole_reason(sentences: Sequence[tuple[str, int, int, bool, str, int]], number: int, thing: str) -> str:
+    """The ground truth of a "Why ...?": the sentence with the next one when that goes on with
+    another reason ("It also ...", "This also ..."); "" when a later sentence of the section
+    gives another reason for the same thing ("Offline backups also help protect ...") that
+    the answer would miss (a partial "why" was rated unusable)."""
+    sentence, _, _, _, _, block = sentences[number]
+    truth = sentence
+    following = sentences[number + 1] if number + 1 < len(sentences) else None
+    if following is not None and following[5] == block and ALSO.match(following[0]):
+        truth = f"{sentence} {following[0]}"
+        number += 1
+    section = block // 1000
+    head = thing.split()[-1].lower() if thing else ""
+    for later in sentences[number + 1:]:
+        if later[5] // 1000 != section:
+            break
+        if head and re.search(r"\balso\b", later[0]) and re.search(r"\b" + re.escape(head) + r"\b", later[0], re.I):
+            return ""
+    return truth
+
+
 def guidance_questions(page: Page, docs: Mapping[str, "object"],
                        topics: Mapping[str, Sequence[tuple[Topic, HeadingForm]]] | None = None) -> list[Candidate]:
     """``docs``: sentence -> its parse (``ragmeter.text.syntax.parse``); ``topics``: heading
@@ -443,7 +494,8 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
     nothing specific (``specific``); such a question with no topic is not written."""
     out: list[Candidate] = []
     topics = topics or {}
-    sentences = _sentences(page)
+    in_blocks = _sentences_in_blocks(page)
+    sentences = [s[:5] for s in in_blocks]
     page_docs = [docs[s] for s, _, _, _, _ in sentences if s in docs]
     read: dict[str, Topic | None] = {}
 
@@ -452,7 +504,7 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
             read[heading] = _topic(topics.get(heading, ()), page, page_docs)
         return read[heading]
 
-    for sentence, start, end, item, heading in sentences:
+    for number, (sentence, start, end, item, heading) in enumerate(sentences):
         doc = docs.get(sentence)
         truth = sentence if whole_sentence(sentence) else (
             sentence + "." if item and sentence[:1].isupper() and sentence[-1:].isalnum() else "")
@@ -473,9 +525,14 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
         action, thing = action_of(root)
 
         def add(evolution: str, question: str, template: str, answer: str,
-                asked: Iterable["Token"] = ()) -> None:
+                asked: Iterable["Token"] = (), truth: str = truth) -> None:
             question = re.sub(r"\s+", " ", question).replace(" ?", "?")
-            if template not in ("rule_preference", "rule_prohibition", "rule_means") and not specific(asked, topic_words):
+            asked = list(asked)
+            # a word of the topic names it only with the topic's other words: "the original
+            # decision" is no architecture decision record ("What should you do if some
+            # implementation of the original decision has occurred?" was rated not standalone)
+            named = topic_words if topic is not None and names_topic(asked, topic[1]) else frozenset()
+            if template not in ("rule_preference", "rule_prohibition", "rule_means") and not specific(asked, named):
                 question = with_topic(question, topic)  # "When receiving feedback, what should ..."
                 if not question:
                     return
@@ -522,8 +579,9 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
                     add("simple", asked, "rule_means", rule, goal_tokens)
             else:
                 asked = f"Why {should} {rule}?"
-                if _plain(rule_tokens, asked):
-                    add("reasoning", asked, "rule_reason", _text(clause.subtree), rule_tokens)
+                whole = whole_reason(in_blocks, number, thing)
+                if _plain(rule_tokens, asked) and whole:
+                    add("reasoning", asked, "rule_reason", _text(clause.subtree), rule_tokens, truth=whole)
         if condition is None and reason is None and form in ("dont", "imperative"):
             forbidden = prohibition(root, form)
             if forbidden is not None:
@@ -531,6 +589,25 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
                 asked = f"Should you {text}?"
                 if _plain(tokens, asked):
                     add("simple", asked, "rule_prohibition", "No")
+        if (condition is None and reason is None and form in ("imperative", "you") and not item
+                and root.lemma_ not in PLAIN_SKIP and _preference(root) is None and thing
+                and not re.match(r"^\w+:", sentence)):
+            # a rule with no condition ("Always capitalize the first word after a colon"):
+            # asked back, naming what it acts on; the answer is yes, the sentence says so
+            rule, rule_tokens = rule_clause(root, form, set())
+            asked = f"Should you {rule}?"
+            # the rule as the sentence writes it, in one piece from its verb: a fronted phrase
+            # ("In a list of three or more, include ...") or a clause cut out of a list
+            # ("access, use, and interpret") leaves a question no one would write
+            words = [t for t in rule_tokens if not t.is_punct]
+            in_one_piece = bool(words) and words[0].pos_ == "VERB" and words[0].lemma_ not in PLAIN_SKIP and \
+                set(words) == {t for t in sent if t.i >= words[0].i and not t.is_punct} and all(
+                    t.is_punct or t.lower_ in READER or t.dep_ in ("aux", "neg", "advmod") and t.lower_ in (
+                        "should", "must", "always", "will", "'ll", "to") or t.lemma_ == "need"
+                    for t in sent if t.i < words[0].i)  # "For very low RTOs, you will need to ...": a condition
+            if (in_one_piece and _plain(rule_tokens, asked) and not _points_back(root) and len(rule.split()) >= 3
+                    and not any(t.dep_ == "neg" for t in sent)):
+                add("simple", asked, "rule_plain", "Yes", rule_tokens)
         if form in ("imperative", "we", "you") and root.lemma_ in ("use", "write", "say", "choose", "prefer"):
             got = _preference(root)
             if got is not None:

@@ -58,9 +58,11 @@ def settle_occasions(candidates: Sequence[Candidate],
         if (kind, action) in done:
             continue  # asked already with all its occasions
         told = by_action.get(action, [])
-        same = [r for r in told if r[1] != c.ground_truth]
+        # the rule's own sentence (its ground truth may go on with a further reason)
+        own = {c.ground_truth, *[str(x) for x in meta.get("source_sentences", ()) or ()]}
+        same = [r for r in told if r[1] not in own]
         thing = str(meta.get("object", ""))
-        sentences = {r[1] for r in told} | {c.ground_truth}
+        sentences = {r[1] for r in told} | own
         if any(r[0] != kind for r in same):
             continue  # told with no (or another kind of) occasion elsewhere: no one answer
         if meta.get("object_named") and any(
