@@ -18,13 +18,11 @@ Open a new meeting invitation.
 """
 
 
-def test_a_rule_without_a_condition_is_asked_back_whole() -> None:
+def test_a_rule_without_a_condition_is_not_asked_back() -> None:
     asked = {c.question: c for c in candidates(PLAIN)}
-    c = asked["Should you use sentence case for headings?"]
-    assert c.ground_truth == "Use sentence case for headings." and dict(c.meta)["answer"] == "Yes"
-    # a rule is asked to its end, never cut inside a list of verbs ("access, use?"), and a
-    # sample shown after "Instead of:" is no rule
-    assert all(q.endswith("interpret content?") for q in asked if "usability" in q)
+    # "Should you use sentence case for headings?" - "Yes": the question states its answer
+    assert not any(q.startswith("Should you use sentence case") for q in asked)
+    # a sample shown after "Instead of:" is no rule
     assert not any("invitation" in q for q in asked)
 
 

@@ -447,10 +447,6 @@ def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, st
     return out
 
 
-PLAIN_SKIP = frozenset("avoid be have let see refer read consult visit get make do keep try go look take give".split())
-"""Verbs whose bare rule says too little to ask back ("Be concise", "Keep it short", "Try
-again") or only points elsewhere; a rule with no condition is asked only by its other verbs."""
-
 ALSO = re.compile(r"^(?:(?:It|This|That|They|These|Doing so|Doing this)\b[^.]{0,40}?\balso\b|(?:Also|Additionally|"
                   r"In addition|Furthermore|Moreover),)")
 """A sentence that goes on with another reason for what the one before said ("This also helps
@@ -589,25 +585,10 @@ def guidance_questions(page: Page, docs: Mapping[str, "object"],
                 asked = f"Should you {text}?"
                 if _plain(tokens, asked):
                     add("simple", asked, "rule_prohibition", "No")
-        if (condition is None and reason is None and form in ("imperative", "you") and not item
-                and root.lemma_ not in PLAIN_SKIP and _preference(root) is None and thing
-                and not re.match(r"^\w+:", sentence)):
-            # a rule with no condition ("Always capitalize the first word after a colon"):
-            # asked back, naming what it acts on; the answer is yes, the sentence says so
-            rule, rule_tokens = rule_clause(root, form, set())
-            asked = f"Should you {rule}?"
-            # the rule as the sentence writes it, in one piece from its verb: a fronted phrase
-            # ("In a list of three or more, include ...") or a clause cut out of a list
-            # ("access, use, and interpret") leaves a question no one would write
-            words = [t for t in rule_tokens if not t.is_punct]
-            in_one_piece = bool(words) and words[0].pos_ == "VERB" and words[0].lemma_ not in PLAIN_SKIP and \
-                set(words) == {t for t in sent if t.i >= words[0].i and not t.is_punct} and all(
-                    t.is_punct or t.lower_ in READER or t.dep_ in ("aux", "neg", "advmod") and t.lower_ in (
-                        "should", "must", "always", "will", "'ll", "to") or t.lemma_ == "need"
-                    for t in sent if t.i < words[0].i)  # "For very low RTOs, you will need to ...": a condition
-            if (in_one_piece and _plain(rule_tokens, asked) and not _points_back(root) and len(rule.split()) >= 3
-                    and not any(t.dep_ == "neg" for t in sent)):
-                add("simple", asked, "rule_plain", "Yes", rule_tokens)
+        # A rule with no condition is not asked back ("Should you use official base images?" -
+        # "Always use official base images."): tried this session, it made 24 of 50 GDS Way
+        # questions yes-questions whose answer the question already states, a test no
+        # retriever can fail; a prohibition ("Should you ...?" - "No") stays, as raters rated it.
         if form in ("imperative", "we", "you") and root.lemma_ in ("use", "write", "say", "choose", "prefer"):
             got = _preference(root)
             if got is not None:
