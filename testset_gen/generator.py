@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import warnings
+from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from testset_gen.distribution import parse_distribution, plan_counts
 from testset_gen.documents.document import Chunk, Document
 from testset_gen.llm.evolutions import EVOLUTION_PROMPTS
 from testset_gen.graph.knowledge_graph import KnowledgeGraph, build_graph
+from testset_gen.documents.file_readers import FORMATS
 from testset_gen.documents.ingest import load_documents
 from testset_gen.llm.judge_faults import TalliedJudge, faults, nothing_but_the_judge
 from testset_gen.llm.attempts import Rejection
@@ -210,7 +212,8 @@ async def agenerate(
         documents, skipped = list(ingested.documents), list(ingested.skipped)
         if not documents:
             raise ValueError(f"no readable documents in {source!r}"
-                             + (f" (skipped: {', '.join(p for p, _ in skipped)})" if skipped else ""))
+                             + (f" (skipped: {', '.join(p for p, _ in skipped)})" if skipped else "")
+                             + unsupported_note(ingested.unsupported))
         chunks: list[Chunk] = chunk_documents(documents, max_tokens=chunk_tokens,
                                               overlap_tokens=overlap_tokens)
     else:
@@ -331,6 +334,18 @@ _caller_warns: ContextVar[bool] = ContextVar("testset_gen_caller_warns", default
 is warned about by ``generate`` itself, in the caller's thread, so that the warning's file
 and line are the caller's. Issued on the loop's thread, it pointed into ragmeter's loop
 (``warnings.warn`` can only name frames of the thread it runs on)."""
+
+
+def unsupported_note(paths: Sequence[str]) -> str:
+    """The note after "no readable documents": how many files of which type no reader handles
+    ("12 files ...: .rst 10, .png 2; read: .docx, .htm, ..."). A folder of an unread format
+    must say so; "no readable documents" alone sent the user looking for a broken file."""
+    if not paths:
+        return ""
+    kinds = Counter(Path(p).suffix.lower() or "(no extension)" for p in paths)
+    return (f" ({len(paths)} file{'s' if len(paths) != 1 else ''} of a type no reader handles: "
+            + ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+            + f"; read: {', '.join(sorted(FORMATS))})")
 
 
 def shortfall_message(result: GenerationResult) -> str | None:

@@ -3,7 +3,8 @@
 Markdown, text, HTML and DOCX go through unstructured's partitioners, which know each
 format's structure (headings, list items, tables, page breaks) and label every block
 (``Title``, ``NarrativeText``, ``ListItem``...). The first ``Title`` is what a document is
-called.
+called. reStructuredText (Sphinx documentation) is turned into HTML by docutils and read as
+HTML (``restructured_text``).
 
 PDF is read with pdfminer.six, page by page, with unstructured's block classifier applied to
 each text box. That is what unstructured's own ``strategy="fast"`` does, but its
@@ -36,6 +37,8 @@ FORMATS: dict[str, str] = {
     ".htm": "html",
     ".pdf": "pdf",
     ".docx": "docx",
+    ".rst": "rst",
+    ".rest": "rst",
 }
 """File extension (lower case) -> format name, for every format ``parse_file`` reads."""
 
@@ -197,6 +200,19 @@ def _read_html(path: Path) -> ParsedFile:
     return ParsedFile("html", _blocks_from_elements(elements), _html_title(path))
 
 
+def _read_rst(path: Path) -> ParsedFile:
+    """reStructuredText through docutils to HTML (``restructured_text``), then the HTML reader."""
+    from testset_gen.documents.restructured_text import rst_to_html
+
+    require("docs", "docutils", "reading reStructuredText files")
+    html, title = rst_to_html(read_source_text(path))
+    with quiet_unstructured():
+        from unstructured.partition.html import partition_html
+
+        elements = partition_html(text=html, languages=_LANGUAGES)
+    return ParsedFile("rst", _blocks_from_elements(elements), title)
+
+
 def _read_docx(path: Path) -> ParsedFile:
     with quiet_unstructured():
         from unstructured.partition.docx import partition_docx
@@ -232,6 +248,7 @@ _READERS: dict[str, Callable[[Path], ParsedFile]] = {
     "markdown": _read_markdown,
     "text": _read_text,
     "html": _read_html,
+    "rst": _read_rst,
     "docx": _read_docx,
     "pdf": _read_pdf,
 }
