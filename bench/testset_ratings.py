@@ -63,6 +63,8 @@ def rating_rounds(path: Path = RATINGS) -> list[Round]:
             # a folder the generator was tuned on before its first rating says "blind": false
             rounds[key] = Round(row["folder"], key[1], row["source"], int(row["asked"]),
                                 int(row["written"]), blind=bool(row.get("blind", not earlier)))
+        if "question" not in row:
+            continue  # a round that wrote nothing: its one row says why, with no record to rate
         rnd = rounds[key]
         rnd.usable += bool(row["usable"])
         rnd.types[row["evolution_type"]] += 1

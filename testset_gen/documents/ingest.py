@@ -61,7 +61,7 @@ def load_documents(source: Source, *, recursive: bool = True) -> IngestResult:
     ``recursive=False``), a single file, or a list of LangChain ``Document``s
     (``.page_content``, ``.metadata``) or LlamaIndex nodes/documents (``.get_content()`` or
     ``.text``, ``.metadata``, ``.node_id``/``.id_``). Supported files: Markdown, text, HTML,
-    PDF (text layer only, no OCR) and DOCX.
+    PDF (text layer only, no OCR), DOCX and reStructuredText.
     """
     result = IngestResult()
     if isinstance(source, (str, os.PathLike)):

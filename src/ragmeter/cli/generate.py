@@ -75,7 +75,7 @@ def _report(result: Any) -> Table:
 @app.command()
 @judge_option_group
 def generate(
-    docs: Path = typer.Argument(..., help="Folder of documents (read recursively: .md .txt .html .pdf .docx) or one file.", exists=True),
+    docs: Path = typer.Argument(..., help="Folder of documents (read recursively: .md .txt .html .rst .pdf .docx) or one file.", exists=True),
     size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions (of conversations with --conversations)."),
     out_path: Path = typer.Option(Path("testset.jsonl"), "--out", "-o", help="Where to write the test set (JSONL, one record per line)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local (offline generator, no key) | openai:MODEL | openai:MODEL@URL | ollama:MODEL | azure:DEPLOYMENT@URL"),
