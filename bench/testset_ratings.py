@@ -45,8 +45,9 @@ class Round:
 
     @property
     def usable_share(self) -> float:
-        """usable / written, over every written record (each one is rated)."""
-        return self.usable / self.written if self.written else 0.0
+        """usable / written, over every written record (each one is rated); NaN when nothing
+        was written (a share of nothing is no 0)."""
+        return self.usable / self.written if self.written else float("nan")
 
 
 def rating_rounds(path: Path = RATINGS) -> list[Round]:
