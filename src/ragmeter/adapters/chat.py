@@ -178,14 +178,14 @@ def turn_references(script: dict[str, Any]) -> list[str | None]:
     return out if len(out) == len(script.get("turns") or out) else []
 
 
-def _with_reference(new: list[Message], reference: str | None) -> list[Message]:
-    """The app's messages for one turn, its last reply carrying the turn's ``reference``."""
-    if reference is None:
-        return new
-    for k in range(len(new) - 1, -1, -1):
-        if new[k].role == "assistant" and new[k].content.strip():
-            return [*new[:k], new[k].model_copy(update={"reference": reference}), *new[k + 1:]]
-    return new
+def on_answer(messages: list[Message], since: int, **fields: Any) -> list[Message]:
+    """``messages`` with ``fields`` set on the turn's answer: the last assistant message with
+    text at or after ``since`` (the turn's reference, or what the turn retrieved, belong to
+    the answer, not to a tool call before it)."""
+    for k in range(len(messages) - 1, since - 1, -1):
+        if messages[k].role == "assistant" and messages[k].content.strip():
+            return [*messages[:k], messages[k].model_copy(update=fields), *messages[k + 1:]]
+    return messages
 
 
 async def _call(app: ChatApp, messages: list[dict[str, Any]]) -> Any:
@@ -217,7 +217,8 @@ async def arun_chat(scripts: Any, app: ChatApp, *, system: str | None = None, co
                     call = _call(app, _as_dicts(messages))
                     value = await (asyncio.wait_for(call, timeout) if timeout else call)
                     reference = references[turn - 1] if turn <= len(references) else None
-                    messages.extend(_with_reference(reply_messages(value, messages, turn), reference))
+                    new = reply_messages(value, messages, turn)
+                    messages.extend(on_answer(new, 0, reference=reference) if reference is not None else new)
                 except Exception as exc:  # noqa: BLE001 (recorded per conversation; the rest go on)
                     kind = "Timeout" if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) else type(exc).__name__
                     failure = f"turn {turn}: {kind}: {exc}" if str(exc) else f"turn {turn}: {kind}"
@@ -252,15 +253,6 @@ def run_chat(scripts: Any, app: ChatApp, *, system: str | None = None, concurren
                                       show_progress=show_progress))
 
 
-def _with_contexts(messages: list[Message], sent: int, contexts: list[str]) -> list[Message]:
-    """``messages`` with ``contexts`` on the last reply with text after the first ``sent``
-    (the turn's answer): what the turn retrieved is what that answer stands on."""
-    for k in range(len(messages) - 1, sent - 1, -1):
-        if messages[k].role == "assistant" and messages[k].content.strip():
-            return [*messages[:k], messages[k].model_copy(update={"contexts": contexts}), *messages[k + 1:]]
-    return messages
-
-
 def langchain_chat(agent: Any, *, retriever: Any = None, config: Mapping[str, Any] | None = None) -> ChatApp:
     """A LangChain agent as a chat app: any runnable taking ``{"messages": [...]}`` and
     returning the messages, as the graph ``langchain.agents.create_agent`` (LangGraph's
@@ -293,7 +285,7 @@ def langchain_chat(agent: Any, *, retriever: Any = None, config: Mapping[str, An
             return value
         read = [read_message(m, f"reply message {k}") for k, m in enumerate(returned)]
         sent = new_part(read, [read_message(m, f"message {k}") for k, m in enumerate(messages)])
-        return _with_contexts(read, sent, [context_text(d) for d in documents])
+        return on_answer(read, sent, contexts=[context_text(d) for d in documents])
 
     return chat
 
