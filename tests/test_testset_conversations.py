@@ -187,6 +187,14 @@ def test_cli_writes_offline_conversations_with_a_summary(docs, tmp_path):
     assert len(rows) == 2 and all(len(r["metadata"]["turns"]) == 2 for r in rows)
 
 
+def test_cli_says_which_single_question_options_a_chat_set_does_not_use(docs, tmp_path):
+    done = CliRunner().invoke(app, ["generate", str(docs), "--conversations", "-n", "2", "--graph-out",
+                                    str(tmp_path / "g.json"), "--exact-mix", "--out", str(tmp_path / "c.jsonl")])
+    assert done.exit_code == 2
+    assert "--exact-mix, --graph-out: not used with --conversations" in " ".join(done.output.split())
+    assert not (tmp_path / "c.jsonl").exists()
+
+
 def doc_record(question: str, page: str, chunk: str, **meta) -> TestsetRecord:
     return TestsetRecord(id=f"q-{abs(hash(question))}", question=question, ground_truth=f"answer to {question}",
                          reference_contexts=[f"text of {chunk}"], evolution_type="simple",

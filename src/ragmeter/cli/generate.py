@@ -19,6 +19,7 @@ from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.conversation_sets import CONVERSATIONS_HELP, TURNS_HELP, write_conversations
 from ragmeter.cli.exits import plain_errors, print_error
 from ragmeter.cli.options import judge_option_group
+from ragmeter.errors import InvalidOption
 from ragmeter.extras import check, check_all
 from ragmeter.judges.options import JudgeOptions
 
@@ -72,6 +73,9 @@ def _report(result: Any) -> Table:
     return table
 
 
+DEFAULT_MIX = "simple=0.5,reasoning=0.25,multi_context=0.25"
+
+
 @app.command()
 @judge_option_group
 def generate(
@@ -79,7 +83,7 @@ def generate(
     size: int = typer.Option(..., "--size", "-n", min=1, help="Number of questions (of conversations with --conversations)."),
     out_path: Path = typer.Option(Path("testset.jsonl"), "--out", "-o", help="Where to write the test set (JSONL, one record per line)."),
     judge: str = typer.Option("local", "--judge", "-j", help="local (offline generator, no key) | openai:MODEL | openai:MODEL@URL | ollama:MODEL | azure:DEPLOYMENT@URL"),
-    distribution: str = typer.Option("simple=0.5,reasoning=0.25,multi_context=0.25", "--distribution", "-d", help="Shares of simple, reasoning, multi_context, conditional."),
+    distribution: str = typer.Option(DEFAULT_MIX, "--distribution", "-d", help="Shares of simple, reasoning, multi_context, conditional."),
     seed: int = typer.Option(0, "--seed", help="Which chunks seed which question; same seed + same cache = same test set."),
     exact_mix: bool = typer.Option(False, "--exact-mix", help="Offline: keep the --distribution shares and write fewer questions when a type falls short (default: the other types write what they can in its place)."),
     graph_out: Optional[Path] = typer.Option(None, "--graph-out", help="Also save the knowledge graph (node-link JSON)."),
@@ -105,6 +109,17 @@ def generate(
         # it parses with spaCy (from [local]) with any judge, and reads files with [docs]
         check_all(("local", "docs"), "the test-set generator")
     if conversations:
+        # options of the single-question path that a chat set would silently drop: said, not ignored
+        unused = [name for name, given in (
+            ("--distribution", distribution != DEFAULT_MIX),
+            ("--exact-mix", exact_mix), ("--graph-out", graph_out is not None), ("--no-resume", not resume),
+            ("--synthesizers", synthesizers is not None), ("--num-personas", num_personas is not None),
+            ("--query-styles", query_styles is not None), ("--query-lengths", query_lengths is not None),
+            ("--embedder", embedder is not None)) if given]
+        if unused:
+            with plain_errors():
+                raise InvalidOption(f"{', '.join(unused)}: not used with --conversations (it takes --turns, "
+                                    "--judge, --personas, --seed, --chunk-tokens, --overlap-tokens and the cache options)")
         setup_logging(verbose)
         write_conversations(docs, size, turns, out_path, judge=judge, seed=seed, cache=_cache(cache_dir, no_cache),
                             quiet=quiet, judge_options=judge_options, personas=personas,

@@ -57,6 +57,7 @@ import json
 from collections import defaultdict
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -332,7 +333,14 @@ def ingest_otlp_conversations(source: str | Path | dict[str, Any] | list[Any], o
                                     retrieval_tools=retrieval_tools)
 
 
+SESSION_PROBE_SPANS = 1_000
+"""Spans read to tell a chat's traffic from single questions. An instrumented chat app puts its
+session id on every turn's spans, so the first spans tell; reading to the end of a file with
+none parsed every single-question file twice (once here, once for its samples)."""
+
+
 def has_sessions(source: str | Path | dict[str, Any] | list[Any]) -> bool:
-    """Whether any span of ``source`` carries a session id (problems are not reported here:
-    the read that follows names them)."""
-    return any(session_of_span(span) is not None for span in read_spans(source, lambda problem: None))
+    """Whether a span among the first ``SESSION_PROBE_SPANS`` of ``source`` carries a session
+    id (problems are not reported here: the read that follows names them)."""
+    spans = islice(read_spans(source, lambda problem: None), SESSION_PROBE_SPANS)
+    return any(session_of_span(span) is not None for span in spans)
