@@ -214,10 +214,6 @@ class Assembly:
     """What ``conversations_from_records`` made, and what it could not."""
 
     scenarios: list[ConversationScenario]
-    subjects: int
-    """Subjects named in a question (the openers available)."""
-    unusable: int
-    """Records whose subject the question does not write (never a follow-up)."""
     used: set[str] = field(default_factory=set)
     """Ids of the records the conversations hold (each record is asked once)."""
 
@@ -238,6 +234,7 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
     module docstring); each record is used once. Openers are drawn in a seeded order: the
     same records and seed give the same conversations."""
     subjects = {r.id: s for r in records if (s := find_subject(r)) is not None}
+    position = {r.id: k for k, r in enumerate(records)}
     usable = [r for r in records if r.id in subjects]
     by_key: dict[str, list[TestsetRecord]] = defaultdict(list)
     by_frame: dict[str, list[TestsetRecord]] = defaultdict(list)
@@ -283,7 +280,7 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
             break
         openers = [r for r in by_key[key] if r.id not in used]
         # a definition names its subject best ("What is the Eiffel Tower?"); then corpus order
-        openers.sort(key=lambda r: (r.metadata.get("wh") != "define", records.index(r)))
+        openers.sort(key=lambda r: (r.metadata.get("wh") != "define", position[r.id]))
         for opener in openers[:1]:
             chosen = [opener]
             used.add(opener.id)
@@ -301,4 +298,4 @@ def conversations_from_records(records: Sequence[TestsetRecord], count: int, tur
                 id=content_id(*(t.question for t in chat), *(r.id for r in chosen), prefix="conv-"),
                 subject=subjects[opener.id].span,
                 turns=chat, metadata={"generator": "offline", "seed": seed}))
-    return Assembly(out, len(by_key), len(records) - len(usable), used)
+    return Assembly(out, used)

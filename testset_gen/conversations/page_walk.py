@@ -91,7 +91,7 @@ def _one_chat(free: list[TestsetRecord], turns: int,
         while len(chat) < turns:
             options = []
             for r in free:
-                if r in chosen or r.ground_truth == chosen[-1].ground_truth:
+                if r.id in {c.id for c in chosen} or r.ground_truth == chosen[-1].ground_truth:
                     continue
                 worded, how = refer_back(chosen[-1], r)
                 structure = structure_between(chosen[-1], r)

@@ -191,13 +191,15 @@ def _read_text(path: Path) -> ParsedFile:
     return ParsedFile("text", _blocks_from_elements(elements))
 
 
-def _read_html(path: Path) -> ParsedFile:
-    text = read_source_text(path)
+def _html_blocks(html: str) -> tuple[Block, ...]:
     with quiet_unstructured():
         from unstructured.partition.html import partition_html
 
-        elements = partition_html(text=text, languages=_LANGUAGES)
-    return ParsedFile("html", _blocks_from_elements(elements), _html_title(path))
+        return _blocks_from_elements(partition_html(text=html, languages=_LANGUAGES))
+
+
+def _read_html(path: Path) -> ParsedFile:
+    return ParsedFile("html", _html_blocks(read_source_text(path)), _html_title(path))
 
 
 def _read_rst(path: Path) -> ParsedFile:
@@ -206,11 +208,7 @@ def _read_rst(path: Path) -> ParsedFile:
 
     require("docs", "docutils", "reading reStructuredText files")
     html, title = rst_to_html(read_source_text(path))
-    with quiet_unstructured():
-        from unstructured.partition.html import partition_html
-
-        elements = partition_html(text=html, languages=_LANGUAGES)
-    return ParsedFile("rst", _blocks_from_elements(elements), title)
+    return ParsedFile("rst", _html_blocks(html), title)
 
 
 def _read_docx(path: Path) -> ParsedFile:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from ragmeter.text.syntax import parse
+from testset_gen.offline.wording import lower_first
 
 HOW = "how"
 WHAT = "what"
@@ -66,13 +67,6 @@ class HeadingForm:
 
 
 NONE = HeadingForm("")
-
-
-def _lower_first(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if len(first) > 1 and (first[1:].lower() != first[1:] or first.isupper()):
-        return text
-    return text[:1].lower() + text[1:]
 
 
 def _task(doc: Any, at: int, words: list[str], frame: str) -> HeadingForm | None:
@@ -137,13 +131,12 @@ def heading_forms(headings: Iterable[str]) -> dict[str, tuple[HeadingForm, ...]]
             continue
         if m := _HOW_TO.match(bare):
             rest = m.group("rest")
-            framed.append((h, "how_to", f"You should {_lower_first(rest)}."))
+            framed.append((h, "how_to", f"You should {lower_first(rest)}."))
             continue
         if bare.endswith("?") or _QUESTION_START.match(bare):
-            forms[h] = HeadingForm(QUESTION, bare if bare.endswith("?") else bare + "?") if (
-                len(words) >= 3 and bare.endswith("?")) else NONE
+            forms[h] = HeadingForm(QUESTION, bare) if len(words) >= 3 and bare.endswith("?") else NONE
             continue
-        low = _lower_first(bare)
+        low = lower_first(bare)
         if words[0].lower().endswith("ing"):
             framed.append((h, "gerund", f"We are {low}."))
         elif len(words) >= 2:
@@ -218,28 +211,6 @@ def defines(doc: Any, target: str) -> bool:
     if root.lemma_ == "use" and any(c.dep_ == "auxpass" for c in children):
         return True  # "X is used to ..."
     return root.lemma_.lower() in DEFINING_VERBS
-
-
-def tells_how(doc: Any, verb: str) -> bool:
-    """A sentence that tells the reader what to do: the task's verb in it, an imperative
-    first word, "you can/must/should ...", or "To <goal>, ..."."""
-    words = [t for t in doc if not t.is_punct]
-    if not words:
-        return False
-    if any(t.pos_ == "VERB" and _matches(t, verb) for t in words):
-        return True
-    first = words[0]
-    if first.tag_ == "VB" and first.dep_ == "ROOT":
-        return True
-    # the means: "This is done by using the --group option", "the preferred way to add ..."
-    if any(t.lower_ == "by" and any(c.tag_ == "VBG" for c in t.children) for t in words):
-        return True
-    if any(t.lower_ == "way" and any(c.tag_ == "VB" for c in t.subtree) for t in words):
-        return True
-    if first.lower_ == "to" and len(words) > 1 and words[1].tag_ == "VB":
-        return True
-    return any(t.lower_ == "you" and t.dep_ == "nsubj" and any(
-        c.lower_ in ("can", "must", "should", "need", "may") for c in t.head.children) for t in words)
 
 
 _MODALS = ("can", "must", "should", "need", "may", "have")

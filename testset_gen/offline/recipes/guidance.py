@@ -41,12 +41,8 @@ if TYPE_CHECKING:
 CONDITION_MARKS = frozenset("if when whenever before after once unless".split())
 """Marks of a condition; "unless" is asked only as "When should you ...?"."""
 
-REASON_MARKS = frozenset("because since".split())
-"""Marks of a reason after the rule; "since" only when it opens a clause with a verb (a
-"since 2002" is a date, not a reason)."""
 
 BULLET = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
-PREFER = re.compile(r"\b(?:instead of|rather than)\b")
 GUIDANCE_HINT = re.compile(r"\b(?:[Ii]f|[Ww]hen(?:ever)?|[Bb]efore|[Aa]fter|[Oo]nce|[Uu]nless|because|since|"
                            r"so that|in order to|instead of|rather than|[Yy]ou|[Ww]e)\b|^[A-Z][a-z]+ |^To ")
 """Sentences worth parsing: a condition, reason or preference mark, a "you"/"we" rule, or an

@@ -20,7 +20,7 @@ from testset_gen.offline.candidate import Candidate
 from testset_gen.offline.heading_forms import (GENERIC_HEADINGS, HOW, NONE, QUESTION, WHAT, HeadingForm,
                                                defines, grounded, lead_in, says_how)
 from testset_gen.offline.pages import Page, whole_sentence
-from testset_gen.offline.wording import in_subject, joined, lower_first
+from testset_gen.offline.wording import in_subject, joined
 
 MAX_LIST_ITEMS = 10
 
@@ -31,21 +31,9 @@ META_OPENING = re.compile(r"^(?:This (?:section|page|chapter|guide|document|tuto
 MAX_OPENING_WORDS = 60
 """The ground truth's length: the opening sentences up to this many words (whole sentences)."""
 
-INSTRUCTION = re.compile(r"(?:^|[.!?] )To [a-z]|\b[Yy]ou (?:can|need to|must|should|have to)\b|(?:^|[.!?] )(?:Use|Pass|Set|"
-                         r"Call|Add|Define|Run|Install|Create|Open|Write)\b")
-"""A sentence that tells the reader what to do."""
-
 LEAD_IN = re.compile(r"^(?:Sometimes|Often|Occasionally|In (?:some|many|certain) (?:cases|situations)|"
                      r"It (?:can|might|may) be (?:useful|interesting|helpful))\b")
 """An opening that says when the section matters, not how it is done."""
-
-NOT_GERUNDS = frozenset("string thing nothing something everything anything spring ring king "
-                        "wing ceiling building morning evening during setting settings".split())
-
-
-IMPERATIVES = frozenset("use add set create define install configure enable disable run write "
-                        "build test deploy choose call pass handle return read open".split())
-"""Verbs a heading starts with that the tagger, on two words alone, often calls a noun."""
 
 
 def prose_of(page: Page) -> str:
@@ -74,25 +62,6 @@ def mixed_case(noun: str) -> bool:
     if any(not a and b for a, b in zip(caps, caps[1:])):
         return True
     return len(words) > 1 and caps[0] and not caps[-1]
-
-
-def action(heading: str, first_tag: str, lemma: str) -> str:
-    """What a verb heading says to do, in the base form ("Pitching the tent" -> "pitch the
-    tent"; "How to install Click" -> "install Click"); "" for any other heading."""
-    h = heading.strip().rstrip("?")
-    if m := re.match(r"(?i)how (?:to|do (?:I|you)) (.+)$", h):
-        return lower_first(m.group(1))
-    words = h.split()
-    if len(words) < 2 or any(c in h for c in "()`=<>{}[]/:"):
-        return ""
-    first = words[0].lower()
-    if first_tag == "VBG" or (first.endswith("ing") and len(first) > 5 and first not in NOT_GERUNDS):
-        if not lemma or lemma == first:
-            return ""
-        return " ".join([lemma] + words[1:])
-    if first_tag == "VB" or first in IMPERATIVES:
-        return lower_first(h)
-    return ""
 
 
 def opening(page: Page, section: Section) -> tuple[str, list[str], int, int] | None:

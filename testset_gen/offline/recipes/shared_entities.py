@@ -52,7 +52,7 @@ def compared_things(sections: Sequence[Candidate], definitions: Sequence[Definit
                                             tuple(dict(c.meta).get("source_sentences", ()))))
     for d in definitions:
         term = d.term.removeprefix("the ")
-        if not d.term.startswith(("a ", "an ")) or term == project:
+        if not d.term.startswith(("a ", "an ")):
             continue  # a name ("Poetry") is the subject, not a kind of thing
         noun = d.term.split(" ", 1)[1]
         things.setdefault(noun.split()[-1], []).append((noun, False, d.page, d.sentence, (d.chunk,),

@@ -81,7 +81,9 @@ def _names_a_thing(cell: str) -> bool:
     words = cell.split()
     if not 1 <= len(words) <= 5 or not words[0][:1].isupper() or not all(_NAME_WORD.fullmatch(w) for w in words):
         return False
-    return not (len(words) == 1 and cell.lower().endswith(("ed", "et")) or words[0].lower() in ("not", "no"))
+    # "Met" by name: an "-et" ending would also drop "Jacket", "Helmet", "Tablet"
+    return not (len(words) == 1 and (cell.lower().endswith("ed") or cell.lower() in ("met", "unmet"))
+                or words[0].lower() in ("not", "no"))
 
 
 def table_facts(page: Page) -> list[Fact]:
