@@ -363,6 +363,17 @@ def measure_testset() -> list[Figure]:
     return figures
 
 
+def measure_testset_gate() -> list[Figure]:
+    """``bench/testset_gate.py``: whether a gate could keep the usable generated records, each
+    rated folder held out in turn (the round-trip figures need the folders on disk and are not
+    among these)."""
+    from testset_gate import gate_figures, rated_records
+
+    data = ("every rated record of bench/testset_hand_ratings.jsonl that carries its ground truth, "
+            "leave-one-folder-out")
+    return _fig("testset_gate", gate_figures(rated_records()), data, "development")
+
+
 GROUPS = [
     Group("align", ALIGN_COMMAND, measure_align),
     Group("ragdev", RAG_COMMAND, measure_ragdev),
@@ -376,6 +387,7 @@ GROUPS = [
           (DATASETS / "halueval_qa_dev.jsonl",)),
     Group("risk", ".venv/bin/python bench/risk_coverage.py --diagrams bench/reliability.md", measure_risk),
     Group("testset", ".venv/bin/python bench/testset_ratings.py", measure_testset),
+    Group("testset_gate", ".venv/bin/python bench/testset_gate.py", measure_testset_gate),
     Group("vs_ragas", "bash bench/make_ragas_venv.sh && .venv/bin/python bench/bench_vs_ragas.py",
           measure_vs_ragas, (RAGAS_PYTHON,)),
 ]
@@ -594,7 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 PREFIXES = {"align": "align", "ragdev": "ragdev", "ctxrel": "ctxrel", "answer": "answer_relevancy",
             "msmarco": "msmarco", "halueval": "halueval", "perf": "perf", "vs_ragas": "vs_ragas",
-            "risk": "risk", "testset": "testset"}
+            "risk": "risk", "testset": "testset", "testset_gate": "testset_gate"}
 
 
 def _prefixes(names: Sequence[str]) -> set[str]:
