@@ -3,8 +3,8 @@
 Shared by ``ragmeter annotate`` and ``ragmeter review``: both ask a key per item and keep
 what follows it as a note ("n the year is wrong"). Read through ``typer.prompt``, so it
 works on a terminal and with piped stdin alike (the tests drive it with ``CliRunner``'s
-input); the end of piped input, like Ctrl-C, raises ``click.exceptions.Abort``, which each
-command treats as quitting.
+input); the end of piped input, like Ctrl-C, raises ``typer.Abort``: review treats it as
+quitting, annotate lets it end the command (its labels are on disk already).
 """
 
 from __future__ import annotations

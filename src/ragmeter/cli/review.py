@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-import click
 import typer
 
 from ragmeter.cli.console import app, err, out, setup_logging
@@ -113,7 +112,7 @@ def _decide(record: TestsetRecord, ratings: Path) -> bool:
                           highlight=False, markup=False)
                 continue
             decision = _decision(record, key, note)
-        except click.exceptions.Abort:
+        except typer.Abort:
             raise Quit from None
         append_decision(ratings, decision)
         return True
