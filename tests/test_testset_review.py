@@ -222,3 +222,16 @@ def test_a_long_context_is_cut_around_the_ground_truths_words_which_are_marked()
     assert marked == ["Ember", "Stove", "released", "2019"]  # "The", "was", "in" are too common to mark
     short = excerpt("Paris is\n the capital.", "Paris")
     assert short.plain == "Paris is the capital." and [(s.start, s.end) for s in short.spans] == [(0, 5)]
+
+
+def test_csv_and_parquet_test_sets_are_reviewed_and_written_back_as_the_generator_writes_them(tmp_path):
+    generated = write_testset(tmp_path / "t.jsonl", RECORDS)
+    for suffix in (".csv", ".parquet"):
+        flat_file = tmp_path / f"t{suffix}"
+        Dataset.load(generated).save(flat_file)  # sources and evolution_type travel in the metadata column
+        out = tmp_path / f"kept{suffix}.jsonl"
+        result = runner.invoke(app, ["review", str(flat_file), "--ratings", str(tmp_path / f"r{suffix}.jsonl"),
+                                     "-o", str(out)], input="y\n" * len(RECORDS))
+        assert result.exit_code == 0, result.output
+        assert [json.loads(line) for line in out.read_text().splitlines()] == [
+            Testset.from_jsonl(generated)[i].model_dump() for i in range(len(RECORDS))], suffix
