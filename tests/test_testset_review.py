@@ -235,3 +235,12 @@ def test_csv_and_parquet_test_sets_are_reviewed_and_written_back_as_the_generato
         assert result.exit_code == 0, result.output
         assert [json.loads(line) for line in out.read_text().splitlines()] == [
             Testset.from_jsonl(generated)[i].model_dump() for i in range(len(RECORDS))], suffix
+
+
+def test_a_record_written_twice_is_asked_once_and_kept_where_it_stands(tmp_path):
+    testset = write_testset(tmp_path / "t.jsonl", [RECORDS[0], RECORDS[1], RECORDS[0]])
+    result = runner.invoke(app, ["review", str(testset)], input="y\nn vague\n")
+    assert result.exit_code == 0, result.output
+    assert "2 records to review" in flat(result.stdout) and "done: 2 reviewed now" in flat(result.stdout)
+    assert review_lines(tmp_path / "t.review.jsonl") == [decision("q-a", True), decision("q-b", False, note="vague")]
+    assert kept_ids(tmp_path / "t.reviewed.jsonl") == ["q-a", "q-a"]

@@ -66,7 +66,12 @@ def review(
         print_error(problem, label="skipped", style="yellow")
     if not loaded.records:
         fail(f"nothing to review: no row of {testset} is a whole test-set record (see above)", EXIT_FAILED)
-    todo = [record for record in loaded.records if record.id not in log.decisions]
+    # a record written twice (same id) is one decision, asked once
+    undecided: dict[str, TestsetRecord] = {}
+    for record in loaded.records:
+        if record.id not in log.decisions:
+            undecided.setdefault(record.id, record)
+    todo = list(undecided.values())
     out.print(f"{len(todo)} records to review ({len(loaded.records) - len(todo)} already in {ratings}). {HELP}",
               highlight=False, markup=False)
     decided = 0
