@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from ragmeter.cli.console import app, err, out, setup_logging
+from ragmeter.cli.keys import read_key
 
 HELP = ("y agree · n disagree · 0..1 corrected score · s skip · q quit;"
         " text after the key (e.g. 'n the year is wrong') is saved as a note")
@@ -60,21 +61,20 @@ def annotate(
             shown = "no score" if value is None else f"{value:.2f}"
             out.print(f"[bold]{metric}[/bold]: judge {shown}: {score.reason if score else ''}", highlight=False)
             while True:
-                reply = typer.prompt(f"{metric}", default="s", show_default=False)
-                key, _, note = reply.strip().partition(" ")
-                if key.lower() == "q":
+                key, note = read_key(f"{metric}")
+                if key == "q":
                     # the sample in hand is not saved half-labelled: it comes back on the next run
                     out.print(f"{labelled} labelled now; {out_path} holds them. Run the same command to go on.")
                     return
-                if key.lower() == "s":
+                if key == "s":
                     break
                 try:
                     labels[metric] = label_from_answer(key, value, threshold)
                 except ValueError as exc:
                     err.print(f"[yellow]{exc}[/yellow]", highlight=False)
                     continue
-                if note.strip():
-                    notes.append(f"{metric}: {note.strip()}" if len(chosen) > 1 else note.strip())
+                if note:
+                    notes.append(f"{metric}: {note}" if len(chosen) > 1 else note)
                 break
         if _append(out_path, item.row, sample, labels, notes):
             labelled += 1

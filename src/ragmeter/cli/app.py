@@ -216,6 +216,7 @@ from ragmeter.cli import hub as _hub_commands  # noqa: E402,F401
 from ragmeter.cli import ingest as _ingest_commands  # noqa: E402,F401
 from ragmeter.cli import monitor as _monitor_commands  # noqa: E402,F401
 from ragmeter.cli import report as _report_commands  # noqa: E402,F401
+from ragmeter.cli import review as _review_commands  # noqa: E402,F401
 from ragmeter.cli import run as _run_commands  # noqa: E402,F401
 from ragmeter.cli import runs as _runs_commands  # noqa: E402,F401
 from ragmeter.cli import ui as _ui_commands  # noqa: E402,F401
