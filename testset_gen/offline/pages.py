@@ -118,9 +118,11 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
     # written on most pages of a folder of READMEs and is the subject of few of their titles
     # A page's headings and its first sentence say what it is about as its title does
     # ("How Nushell Code Gets Run", "## Nushell's Environment", "Nu is ...").
+    # Each page's title and headlines, read once: every candidate name is looked for in them.
+    about = [titles.get(d, "") + "\n" + _headlines(prose.get(d, "")) for d in set(titles) | set(prose)]
+
     def titled(n: str) -> int:
-        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", titles.get(d, "") + "\n" + _headlines(prose.get(d, ""))))
-                   for d in set(titles) | set(prose))
+        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", text)) for text in about)
     # or defined by the folder ("Poetry is a tool for dependency management ..."): a
     # project's docs say once what it is, and may title no page with its name (Poetry's
     # 15 pages: "Basic usage", "Repositories", ...); "Python is a ..." no README writes
