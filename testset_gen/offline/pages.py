@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 from testset_gen.documents.sentence_split import sentence_spans
@@ -51,15 +52,21 @@ class Page:
 
     def sentences(self, block: Block) -> list[tuple[str, int, int]]:
         """The whole sentences of a paragraph block: ``(text, start, end)`` in the page."""
-        raw = self.text[block.start:block.end]
-        out = []
-        for a, b in sentence_spans(raw):
-            # a site generator's shortcode ("{{% note %}}") is markup around the sentence
-            sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
-            if not sentence:
-                continue
-            out.append((sentence, block.start + a, block.start + b))
-        return out
+        return [(sentence, block.start + a, block.start + b)
+                for sentence, a, b in _split(self.text[block.start:block.end])]
+
+
+@lru_cache(maxsize=8192)
+def _split(raw: str) -> tuple[tuple[str, int, int], ...]:
+    """A block's sentences, offsets within the block. Cached by the block's text: the structure
+    and the guide-prose recipes ask for the same blocks' sentences several times each."""
+    out = []
+    for a, b in sentence_spans(raw):
+        # a site generator's shortcode ("{{% note %}}") is markup around the sentence
+        sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
+        if sentence:
+            out.append((sentence, a, b))
+    return tuple(out)
 
 
 def whole_sentence(text: str) -> bool:
