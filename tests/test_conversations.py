@@ -155,3 +155,10 @@ def test_a_bad_single_conversation_raises_the_typed_error():
     with pytest.raises(InvalidInput, match="function.arguments"):
         conversation([{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "[1]"}}]}])
     assert isinstance(conversation(OPENAI), ConversationSample)
+
+
+def test_arguments_nested_too_deep_are_a_typed_error_naming_the_field_not_a_crash():
+    """The one arguments reader (traces use it too) turns json's RecursionError into InvalidInput."""
+    deep = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(InvalidInput, match=r"messages\[0\]\.tool_calls\[0\]\.function\.arguments': is JSON nested too deep"):
+        conversation([{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": deep}}]}])

@@ -262,3 +262,23 @@ def test_a_page_chat_keeps_a_standalone_turn_but_needs_one_real_back_reference()
     poetry = find_subject(doc_record("What is Poetry?", "index.md", "p0", term="Poetry"))
     assert poetry is None or with_pronoun("How do you add a dependency to a group in Poetry?", poetry) is None
     assert poetry is None or "it.lock" not in (with_pronoun("Why should you commit the poetry.lock file?", poetry) or "")
+
+
+def test_cli_prints_the_warnings_it_caught_when_the_run_then_fails(tmp_path):
+    """A German-only folder: the offline generator warns that it skips the file, then fails for
+    want of English documents; the warning (the why) is printed with the error, not lost."""
+    folder = tmp_path / "de"
+    folder.mkdir()
+    (folder / "zelt.md").write_text(
+        "# Das Zelt aufbauen\n\nDas Zelt wird auf einer ebenen Fläche aufgebaut. Zuerst legt man die Bodenplane "
+        "aus und steckt die Ecken mit Heringen fest. Danach werden die Stangen durch die Kanäle geschoben und in die "
+        "Ösen gesteckt. Die Abspannleinen halten das Zelt bei Wind stabil und sollten straff gespannt werden.\n",
+        encoding="utf-8")
+    out = tmp_path / "chats.jsonl"
+    done = CliRunner().invoke(app, ["generate", str(folder), "--conversations", "-n", "2", "--turns", "2",
+                                    "--out", str(out), "--no-cache", "-q"])
+    text = " ".join(done.output.split())
+    assert done.exit_code == 2, done.output
+    assert "error: no English documents" in text
+    assert "warning: offline generator: skipped documents not in English (German: zelt.md)" in text
+    assert not out.exists()

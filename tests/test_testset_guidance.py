@@ -9,6 +9,7 @@ from testset_gen.documents.chunking import chunk_documents
 from testset_gen.documents.document import Document
 from testset_gen.graph.knowledge_graph import build_graph
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.page_subject import page_names
 from testset_gen.offline.prose_questions import prose_candidates
 from testset_gen.offline.record_filter import names_nothing, subordinate_clause, unresolved_reference
@@ -35,7 +36,7 @@ def candidates(text: str) -> list[Candidate]:
     graph = build_graph(docs, chunk_documents(docs), embed=False)
     names = page_names({d: (str(graph.node(d)["text"]), str(graph.node(d)["source"]),
                             str(graph.node(d).get("title") or "")) for d in graph.document_ids()})
-    return [c for c in prose_candidates(graph, names, 10**6, random.Random(0)) if not structure_reasons(c)]
+    return [c for c in prose_candidates(FolderPages(graph, names, random.Random(0))) if not structure_reasons(c)]
 
 
 def test_a_rule_with_a_condition_is_asked_both_ways() -> None:
@@ -86,7 +87,7 @@ def folder_candidates(texts: dict[str, str]) -> list[Candidate]:
     graph = build_graph(docs, chunk_documents(docs), embed=False)
     names = page_names({d: (str(graph.node(d)["text"]), str(graph.node(d)["source"]),
                             str(graph.node(d).get("title") or "")) for d in graph.document_ids()})
-    return [c for c in prose_candidates(graph, names, 10**6, random.Random(0)) if not structure_reasons(c)]
+    return [c for c in prose_candidates(FolderPages(graph, names, random.Random(0))) if not structure_reasons(c)]
 
 
 FEEDBACK = """# Gather feedback

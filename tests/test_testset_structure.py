@@ -12,6 +12,7 @@ from testset_gen.documents.document import Document
 from testset_gen.documents.structure import HEADING, ITEM, PARAGRAPH, TABLE, blocks_of
 from testset_gen.graph.knowledge_graph import build_graph
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.page_subject import page_names
 from testset_gen.offline.structure_checks import answered_several_ways, structure_reasons
 from testset_gen.offline.structure_questions import structure_candidates
@@ -54,7 +55,7 @@ def candidates(*pages: tuple[str, str]) -> list[Candidate]:
     graph = build_graph(docs, chunk_documents(docs), embed=False)
     names = page_names({d: (str(graph.node(d)["text"]), str(graph.node(d)["source"]),
                             str(graph.node(d).get("title") or "")) for d in graph.document_ids()})
-    return structure_candidates(graph, names, 10**6, random.Random(0))
+    return structure_candidates(FolderPages(graph, names, random.Random(0)), 10**6)
 
 
 def asked(*pages: tuple[str, str]) -> dict[str, str]:

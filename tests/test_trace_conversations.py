@@ -215,7 +215,7 @@ def test_a_malformed_span_or_turn_is_named_and_takes_its_conversation_out_the_ot
         f"{path}, session chat-c: conversation left out whole: its turn(s) in trace(s) {7:032x} could not be read "
         "(named above), and a chat missing a turn would score as a different chat",
         f"{path}, session chat-d, trace {8:032x}, span {8:08x}{1:08x}, field "
-        "'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': not valid JSON (Expecting "
+        "'llm.output_messages.0.message.tool_calls.0.tool_call.function.arguments': is not valid JSON (Expecting "
         "property name enclosed in double quotes at character 13)",
         f"{path}, session chat-d: conversation left out whole: its turn(s) in trace(s) {8:032x} could not be read "
         "(named above), and a chat missing a turn would score as a different chat",

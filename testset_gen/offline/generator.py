@@ -92,6 +92,7 @@ from testset_gen.offline.recipes.derived import dated_comparisons, reasoning_que
 from testset_gen.offline.recipes.documentation import documentation_questions, page_comparisons
 from testset_gen.offline.recipes.statements import simple_questions
 from testset_gen.offline.structure_checks import answered_several_ways, structure_reasons
+from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.structure_questions import structure_candidates
 from testset_gen.offline.prose_questions import prose_candidates
 
@@ -208,9 +209,10 @@ def generate_offline(graph: KnowledgeGraph, size: int,
 
     # the structure recipes first: questions from headings, lists, tables and steps read as
     # a person would ask them; the statement rules below fill what they leave
-    structural = structure_candidates(graph, pages, 2 * OVERSUPPLY * size, random.Random(seed))
+    folder = FolderPages(graph, pages, random.Random(seed))  # each page read once for both
+    structural = structure_candidates(folder, 2 * OVERSUPPLY * size)
     # the rules a guide gives (a condition, a reason, a prohibition), read from its sentences
-    structural += prose_candidates(graph, pages, 2 * OVERSUPPLY * size, random.Random(seed))
+    structural += prose_candidates(folder)
     several = answered_several_ways(structural)
     for c in structural:
         if c.evolution not in planned:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Mapping, Sequence
 
 from testset_gen.documents.sentence_split import sentence_spans
@@ -51,15 +52,21 @@ class Page:
 
     def sentences(self, block: Block) -> list[tuple[str, int, int]]:
         """The whole sentences of a paragraph block: ``(text, start, end)`` in the page."""
-        raw = self.text[block.start:block.end]
-        out = []
-        for a, b in sentence_spans(raw):
-            # a site generator's shortcode ("{{% note %}}") is markup around the sentence
-            sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
-            if not sentence:
-                continue
-            out.append((sentence, block.start + a, block.start + b))
-        return out
+        return [(sentence, block.start + a, block.start + b)
+                for sentence, a, b in _split(self.text[block.start:block.end])]
+
+
+@lru_cache(maxsize=8192)
+def _split(raw: str) -> tuple[tuple[str, int, int], ...]:
+    """A block's sentences, offsets within the block. Cached by the block's text: the structure
+    and the guide-prose recipes ask for the same blocks' sentences several times each."""
+    out = []
+    for a, b in sentence_spans(raw):
+        # a site generator's shortcode ("{{% note %}}") is markup around the sentence
+        sentence = " ".join(_SHORTCODE.sub(" ", raw[a:b]).split())
+        if sentence:
+            out.append((sentence, a, b))
+    return tuple(out)
 
 
 def whole_sentence(text: str) -> bool:
@@ -118,9 +125,11 @@ def folder_subject(prose: Mapping[str, str], titles: Mapping[str, str],
     # written on most pages of a folder of READMEs and is the subject of few of their titles
     # A page's headings and its first sentence say what it is about as its title does
     # ("How Nushell Code Gets Run", "## Nushell's Environment", "Nu is ...").
+    # Each page's title and headlines, read once: every candidate name is looked for in them.
+    about = [titles.get(d, "") + "\n" + _headlines(prose.get(d, "")) for d in set(titles) | set(prose)]
+
     def titled(n: str) -> int:
-        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", titles.get(d, "") + "\n" + _headlines(prose.get(d, ""))))
-                   for d in set(titles) | set(prose))
+        return sum(bool(re.search(r"\b" + re.escape(n) + r"\b", text)) for text in about)
     # or defined by the folder ("Poetry is a tool for dependency management ..."): a
     # project's docs say once what it is, and may title no page with its name (Poetry's
     # 15 pages: "Basic usage", "Repositories", ...); "Python is a ..." no README writes

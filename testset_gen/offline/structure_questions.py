@@ -1,23 +1,21 @@
 """Every structure recipe run over a folder's pages: one parse for all of them, then each
 recipe, then the recipes that pair pages (comparisons, shared entities).
 
-Pages are read in a seeded order, ``PAGE_BATCH`` at a time, until there are a few times as
-many candidates as records asked (``wanted``): a large folder is not parsed whole for a
-small test set.
+Pages are read in a seeded order (``FolderPages``, shared with ``prose_questions``),
+``PAGE_BATCH`` at a time, until there are a few times as many candidates as records asked
+(``wanted``): a large folder is not parsed whole for a small test set.
 """
 
 from __future__ import annotations
 
-import random
 import re
-from typing import Mapping
 
 from ragmeter.text.syntax import parse
 from testset_gen.documents.structure import ITEM, PARAGRAPH
-from testset_gen.graph.knowledge_graph import KnowledgeGraph
 from testset_gen.offline.candidate import Candidate
+from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.heading_forms import heading_forms, parse_sentences
-from testset_gen.offline.pages import Page, graph_subject, read_pages
+from testset_gen.offline.pages import Page
 from testset_gen.offline.recipes.causes import CAUSE, cause_questions
 from testset_gen.offline.recipes.comparisons import comparison_questions
 from testset_gen.offline.recipes.definitions import Definition, definition_questions, defining, definitions_of
@@ -71,19 +69,14 @@ def _read(pages: list[Page]) -> tuple[list[Candidate], list[Fact], list[Definiti
     return out, facts, definitions
 
 
-def structure_candidates(graph: KnowledgeGraph, names: Mapping[str, str], wanted: int,
-                         rng: random.Random) -> list[Candidate]:
-    """Candidates from the structure of the graph's documents; ``names``: document id ->
-    what it documents (``page_names``); reading stops at ``wanted`` single-page candidates."""
-    order = graph.document_ids()
-    rng.shuffle(order)
+def structure_candidates(folder: FolderPages, wanted: int) -> list[Candidate]:
+    """Candidates from the structure of the folder's pages; reading stops at ``wanted``
+    single-page candidates."""
     out: list[Candidate] = []
     facts: list[Fact] = []
     definitions: list[Definition] = []
     pages: list[Page] = []
-    project = graph_subject(graph, names)
-    for start in range(0, len(order), PAGE_BATCH):
-        batch = read_pages(graph, names, order[start:start + PAGE_BATCH], project)
+    for batch in folder.batches(PAGE_BATCH):
         pages += batch
         got, stated, defined = _read(batch)
         out += got
@@ -91,5 +84,5 @@ def structure_candidates(graph: KnowledgeGraph, names: Mapping[str, str], wanted
         definitions += defined
         if len(out) >= wanted:
             break
-    return (out + comparison_questions(facts) + compared_things(out, definitions, project)
+    return (out + comparison_questions(facts) + compared_things(out, definitions, folder.project)
             + shared_section_questions(pages))

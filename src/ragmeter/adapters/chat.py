@@ -71,6 +71,22 @@ def _as_dicts(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
+def _tool_exchange(call_id: str, name: str, arguments: dict[str, Any], texts: list[str] | None,
+                   content: Any) -> list[dict[str, Any]]:
+    """One tool use as the OpenAI chat format records it: the assistant's call, then the
+    tool's result. The result is ``texts`` as a JSON list when the tool returned passages
+    (a retriever's nodes, one text each, so the turn's contexts can be read back from it),
+    else the tool's ``content`` as text. Arguments are JSON-encoded with ``str`` for what
+    JSON cannot hold (a tool's Python objects)."""
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": call_id, "type": "function",
+             "function": {"name": name, "arguments": json.dumps(arguments, default=str)}}]},
+        {"role": "tool", "tool_call_id": call_id, "name": name,
+         "content": json.dumps(texts) if texts is not None else str(content)},
+    ]
+
+
 def _agent_response(value: Any, turn: int) -> list[dict[str, Any]]:
     """A LlamaIndex ``AgentChatResponse``: each tool it used, then the reply with its nodes."""
     messages: list[dict[str, Any]] = []
@@ -82,11 +98,8 @@ def _agent_response(value: Any, turn: int) -> list[dict[str, Any]]:
         arguments = raw.get("kwargs") or {name: v for name, v in raw.items() if name != "args"}
         output = getattr(tool, "raw_output", None)
         texts = [context_text(n) for n in output] if isinstance(output, list) else None
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": call_id, "type": "function",
-             "function": {"name": getattr(tool, "tool_name", "tool"), "arguments": json.dumps(arguments, default=str)}}]})
-        messages.append({"role": "tool", "tool_call_id": call_id, "name": getattr(tool, "tool_name", "tool"),
-                         "content": json.dumps(texts) if texts is not None else str(getattr(tool, "content", ""))})
+        messages += _tool_exchange(call_id, getattr(tool, "tool_name", "tool"), arguments, texts,
+                                   getattr(tool, "content", ""))
     nodes = getattr(value, "source_nodes", None)
     reply: dict[str, Any] = {"role": "assistant", "content": str(getattr(value, "response", "") or "")}
     if nodes:
@@ -303,11 +316,8 @@ def _workflow_reply(output: Any, results: Sequence[Any]) -> list[dict[str, Any]]
         nodes = raw if isinstance(raw, list) and raw and all(hasattr(n, "node") or hasattr(n, "text") for n in raw) else None
         texts = [context_text(n) for n in nodes] if nodes else None
         contexts.extend(texts or [])
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": call_id, "type": "function", "function": {
-                "name": result.tool_name, "arguments": json.dumps(dict(result.tool_kwargs or {}), default=str)}}]})
-        messages.append({"role": "tool", "tool_call_id": call_id, "name": result.tool_name,
-                         "content": json.dumps(texts) if texts is not None else str(getattr(output_of_tool, "content", ""))})
+        messages += _tool_exchange(call_id, result.tool_name, dict(result.tool_kwargs or {}), texts,
+                                   getattr(output_of_tool, "content", ""))
     response = getattr(output, "response", None)
     reply: dict[str, Any] = {"role": "assistant", "content": str(getattr(response, "content", None) or "")}
     if contexts:

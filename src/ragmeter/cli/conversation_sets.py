@@ -12,6 +12,8 @@ from typing import Any, Optional
 
 from rich.table import Table
 
+from ragmeter.cli.caught_warnings import print_warnings
+
 TURNS_HELP = "With --conversations: at most this many user turns per conversation (2-6; default 3)."
 CONVERSATIONS_HELP = ("Write multi-turn chat scenarios (-n of them): follow-ups that depend on earlier turns, a "
                       "ground truth per turn; the file drives `ragmeter run --conversations` (docs/testset.md).")
@@ -44,19 +46,25 @@ def write_conversations(docs: Path, size: int, turns: int, out_path: Path, *, ju
                         overlap_tokens: int) -> None:
     from ragmeter.calls.redact import mask_secrets
     from ragmeter.cli.console import err, out
-    from ragmeter.cli.exits import plain_errors, print_error
+    from ragmeter.cli.exits import plain_errors
     from testset_gen.conversations import generate_conversations
 
     err.print(f"[bold]ragmeter generate --conversations[/bold]: {size} conversations of up to {turns} turns "
               f"from {docs} with judge {mask_secrets(judge)}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with plain_errors():
-            result = generate_conversations(docs, size, turns=turns, judge=judge, seed=seed, cache=cache,
-                                            personas=personas, show_progress=not quiet, judge_options=judge_options,
-                                            chunk_tokens=chunk_tokens, overlap_tokens=overlap_tokens)
-    for text in dict.fromkeys(str(w.message) for w in caught if "IngestWarning" not in w.category.__name__):
-        print_error(text, label="warning", style="yellow")
+        try:
+            with plain_errors():
+                result = generate_conversations(docs, size, turns=turns, judge=judge, seed=seed, cache=cache,
+                                                personas=personas, show_progress=not quiet,
+                                                judge_options=judge_options, chunk_tokens=chunk_tokens,
+                                                overlap_tokens=overlap_tokens)
+        except BaseException:
+            # plain_errors has printed the error and raised the exit; the warnings caught
+            # before it (a file skipped for its language...) often say why, so they follow
+            print_warnings(caught)
+            raise
+    print_warnings(caught, skip_files=True)  # the skipped files are listed with the report below
     result.conversations.to_jsonl(out_path)
     out.print(report_table(result))
     if (why := result.why_short()) is not None:

@@ -15,9 +15,10 @@ from typing import Any, Optional
 import typer
 from rich.table import Table
 
+from ragmeter.cli.caught_warnings import print_warnings
 from ragmeter.cli.console import app, err, out, setup_logging
 from ragmeter.cli.conversation_sets import CONVERSATIONS_HELP, TURNS_HELP, write_conversations
-from ragmeter.cli.exits import plain_errors, print_error
+from ragmeter.cli.exits import plain_errors
 from ragmeter.cli.options import judge_option_group
 from ragmeter.errors import InvalidOption
 from ragmeter.extras import check, check_all
@@ -33,25 +34,6 @@ def _cache(cache_dir: Optional[Path], no_cache: bool) -> Any:
     if cache_dir is not None:
         os.environ["RAGMETER_CACHE_DIR"] = str(cache_dir)
     return False if no_cache else DiskCache((cache_dir / "cache.sqlite") if cache_dir else None)
-
-
-def _print_warnings(caught: list[warnings.WarningMessage], skip_files: bool = False) -> None:
-    """Each warning once; with ``skip_files`` the per-file skip, language and shortfall
-    warnings are left to the report printed after the run (a file is named once, not twice)."""
-    from testset_gen.generator import LanguageWarning
-    from testset_gen.documents.ingest import IngestWarning
-    from testset_gen.offline.generator import ShortfallWarning
-
-    seen: set[str] = set()
-    for w in caught:
-        if issubclass(w.category, IngestWarning) and not skip_files:
-            continue  # a skipped file is already logged once, as it is skipped
-        if skip_files and issubclass(w.category, (IngestWarning, LanguageWarning, ShortfallWarning)):
-            continue
-        text = str(w.message)
-        if text not in seen:
-            seen.add(text)
-            print_error(text, label="warning", style="yellow")
 
 
 def _report(result: Any) -> Table:
@@ -142,9 +124,9 @@ def generate(
                     query_styles=query_styles, query_lengths=query_lengths, embedder=embedder,
                 )
         except BaseException:
-            _print_warnings(caught)
+            print_warnings(caught)
             raise
-    _print_warnings(caught, skip_files=True)
+    print_warnings(caught, skip_files=True)
     result.testset.to_jsonl(out_path)
     if graph_out is not None:
         result.graph.save(graph_out)
@@ -198,7 +180,7 @@ def graph_build(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         ingested = load_documents(docs)
-    _print_warnings(caught)
+    print_warnings(caught)
     if not ingested.documents:
         err.print(f"[red]error:[/red] no readable documents in {docs}")
         raise typer.Exit(2)

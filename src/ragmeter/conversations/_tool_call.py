@@ -26,7 +26,12 @@ class ToolCall(BaseModel):
     id: str | None = None
 
 
-def _arguments(where: str, value: Any) -> dict[str, Any]:
+def tool_arguments(value: Any, where: str) -> dict[str, Any]:
+    """A call's arguments as a dict, from their JSON string (as a model writes them) or an
+    object already; nothing (``None``, ``""``) is no arguments. ``where`` names the value in the
+    ``InvalidInput`` raised when it is neither (a message's ``tool_calls[0].function.arguments``,
+    a span's ``tool_call.function.arguments``): the one reader for every source, so a call
+    reads the same from a file, a frame or a trace."""
     if value is None or value == "":
         return {}
     if isinstance(value, str):
@@ -34,6 +39,8 @@ def _arguments(where: str, value: Any) -> dict[str, Any]:
             value = json.loads(value)
         except json.JSONDecodeError as exc:
             raise field_error(where, f"is not valid JSON ({exc.msg} at character {exc.pos})") from None
+        except RecursionError:  # json.loads recurses per level: a hostile string must not end the run
+            raise field_error(where, "is JSON nested too deep to read") from None
     if not isinstance(value, Mapping):
         raise field_error(where, f"expected a JSON object of arguments, got {type_name(value)}")
     return {str(k): v for k, v in value.items()}
@@ -57,5 +64,5 @@ def read_tool_call(raw: Any, where: str) -> ToolCall:
     if not isinstance(name, str) or not name.strip():
         raise field_error(f"{at}.name", "a tool call needs the tool's name")
     call_id = raw.get("id")
-    return ToolCall(name=name, arguments=_arguments(f"{at}.arguments", arguments),
+    return ToolCall(name=name, arguments=tool_arguments(arguments, f"{at}.arguments"),
                     id=str(call_id) if call_id is not None else None)

@@ -61,7 +61,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from ragmeter.conversations import ConversationSample, Message, ToolCall
+from ragmeter.conversations import ConversationSample, Message, ToolCall, tool_arguments
 from ragmeter.errors import InvalidInput
 from ragmeter.traces._otlp import Malformed, Span, read_spans
 from ragmeter.traces._problems import InputProblem, ProblemHandler, describe, log_problem, trace_problems
@@ -107,21 +107,12 @@ def session_of_trace(spans: Sequence[Span]) -> str | None:
 
 
 def _arguments(value: Any, attribute: str, span: Span) -> dict[str, Any]:
-    """A call's arguments from their JSON string (or an object already); ``Malformed`` naming
-    the attribute when they are neither."""
-    if value is None or value == "":
-        return {}
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise Malformed(attribute, f"not valid JSON ({exc.msg} at character {exc.pos})",
-                            span=span.span_id) from None
-        except RecursionError:
-            raise Malformed(attribute, "JSON nested too deep to read", span=span.span_id) from None
-    if not isinstance(value, dict):
-        raise Malformed(attribute, f"expected a JSON object of arguments, got {describe(value)}", span=span.span_id)
-    return value
+    """A call's arguments read by the conversations' one reader; its ``InvalidInput`` becomes
+    ``Malformed`` here, naming the span too, so the problem reports the trace and span it came from."""
+    try:
+        return tool_arguments(value, attribute)
+    except InvalidInput as exc:
+        raise Malformed(attribute, getattr(exc, "detail", str(exc)), span=span.span_id) from None
 
 
 def _output_message(span: Span) -> tuple[str, list[ToolCall]]:

@@ -349,15 +349,15 @@ def prohibition(root: "Token", form: str) -> tuple[str, list["Token"]] | None:
     return re.sub(r"\s+", " ", "".join(words)).strip(" ,;:—–-").replace(" ,", ","), kept
 
 
-def _sentences(page: Page) -> list[tuple[str, int, int, bool, str]]:
-    """Every sentence of the page's paragraphs and list items: ``(text, start, end, item,
-    heading)``."""
-    return [s[:5] for s in _sentences_in_blocks(page)]
+GuideSentence = tuple[str, int, int, bool, str, int]
+"""A sentence the guide-prose recipes read: ``(text, start, end, item, heading, block)``;
+``block`` numbers the block it is in (the sentences of one paragraph share it)."""
 
 
-def _sentences_in_blocks(page: Page) -> list[tuple[str, int, int, bool, str, int]]:
-    """``_sentences`` with the number of the block each sentence is in (the sentences of one
-    paragraph share it)."""
+def guide_sentences(page: Page) -> list[GuideSentence]:
+    """Every sentence of the page's paragraphs and list items, in reading order. Split once per
+    page (``prose_questions``) and handed to each reader below: ``guidance_sentences``,
+    ``action_rules`` and ``guidance_questions`` read the same sentences."""
     out = []
     for section in page.sections:
         for number, block in enumerate(section.blocks):
@@ -377,10 +377,11 @@ def _sentences_in_blocks(page: Page) -> list[tuple[str, int, int, bool, str, int
     return out
 
 
-def guidance_sentences(pages: Sequence[Page]) -> list[str]:
-    """The sentences ``guidance_questions`` reads (to parse them all at once)."""
-    return sorted({s for p in pages for s, _, _, _, _ in _sentences(p) if GUIDANCE_HINT.search(s)
-                   and len(s.split()) <= MAX_SENTENCE_WORDS})
+def guidance_sentences(told: Iterable[Sequence[GuideSentence]]) -> list[str]:
+    """The sentences ``guidance_questions`` reads (to parse them all at once), of the pages
+    whose ``guide_sentences`` are ``told``."""
+    return sorted({s[0] for sentences in told for s in sentences if GUIDANCE_HINT.search(s[0])
+                   and len(s[0].split()) <= MAX_SENTENCE_WORDS})
 
 
 REFERRAL = frozenset("see refer read consult visit".split())
@@ -417,13 +418,14 @@ def action_of(root: "Token") -> tuple[str, str]:
                     + [obj.lemma_.lower()]), _text(words)
 
 
-def action_rules(page: Page, docs: Mapping[str, "object"]) -> list[tuple[str, str, str, str, str]]:
+def action_rules(page: Page, told: Sequence[GuideSentence],
+                 docs: Mapping[str, "object"]) -> list[tuple[str, str, str, str, str]]:
     """Every rule of the page that acts on something: ``(action, kind, sentence, chunk,
     page subject)``, ``kind`` "when" (it has a condition), "why" (a reason), else ""; a
     sentence that prescribes with no rule of the reader's has action "". The
     folder-wide view ``recipes/occasions`` settles the "When/Why ...?" questions with."""
     out = []
-    for sentence, start, end, _, _ in _sentences(page):
+    for sentence, start, end, _, _, _ in told:
         doc = docs.get(sentence)
         chunk = page.chunk_for(start, end)
         if doc is None or chunk is None:
@@ -479,14 +481,15 @@ def whole_reason(sentences: Sequence[tuple[str, int, int, bool, str, int]], numb
     return truth
 
 
-def guidance_questions(page: Page, docs: Mapping[str, "object"],
+def guidance_questions(page: Page, told: Sequence[GuideSentence], docs: Mapping[str, "object"],
                        topics: Mapping[str, Sequence[tuple[Topic, HeadingForm]]] | None = None) -> list[Candidate]:
-    """``docs``: sentence -> its parse (``ragmeter.text.syntax.parse``); ``topics``: heading
+    """``told``: the page's ``guide_sentences``; ``docs``: sentence -> its parse
+    (``ragmeter.text.syntax.parse``); ``topics``: heading
     -> its topic reading (``topic_phrases``), which opens a question whose asked part names
     nothing specific (``specific``); such a question with no topic is not written."""
     out: list[Candidate] = []
     topics = topics or {}
-    in_blocks = _sentences_in_blocks(page)
+    in_blocks = told
     sentences = [s[:5] for s in in_blocks]
     page_docs = [docs[s] for s, _, _, _, _ in sentences if s in docs]
     read: dict[str, Topic | None] = {}

@@ -130,9 +130,7 @@ def said_in(page: Page, section: Section) -> list[Said]:
         if len(out) >= SCANNED:
             break
         if block.kind != PARAGRAPH:
-            if out and not out[-1].sentence.endswith(":"):
-                continue
-            continue
+            continue  # a list or code a sentence introduced is attached to that sentence below
         sentences = page.sentences(block)
         for j, (sentence, start, end) in enumerate(sentences):
             if not whole_sentence(sentence) and not sentence.endswith(":"):
