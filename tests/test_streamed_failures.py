@@ -85,7 +85,9 @@ def test_out_lists_the_first_failures_and_says_where_the_others_are(tmp_path):
     listed = problems(streamed)
     assert listed[:MAX_ERRORS_SHOWN] == problems(cli(data))[:MAX_ERRORS_SHOWN]
     assert [line.split()[1] for line in listed[:MAX_ERRORS_SHOWN]] == [str(r) for r in range(0, 40, 2)]
-    assert listed[MAX_ERRORS_SHOWN:] == [f"... and 5 more (each with its error in {out})"]
+    # compared without spaces: rich breaks a path longer than the line inside the path itself
+    assert ["".join(line.split()) for line in listed[MAX_ERRORS_SHOWN:]] == \
+        ["".join(f"... and 5 more (each with its error in {out})".split())]
     assert "25 problem(s)" in streamed
 
 
