@@ -62,14 +62,14 @@ def content_words(text: str) -> set[str]:
 
 def features(question: str, answer: str, cosine: float, evolution_type: str) -> list[float]:
     """Twelve numbers a gate could read without the documents."""
-    q_words = WORD.findall(question)
+    q_words, a_words = WORD.findall(question), WORD.findall(answer)
     first = q_words[0].lower() if q_words else ""
     q_content, a_content = content_words(question), content_words(answer)
     return [
-        len(q_words), len(WORD.findall(answer)), cosine,
+        len(q_words), len(a_words), cosine,
         len(q_content & a_content) / max(1, len(q_content)),
         float(any(w.lower() in PRONOUNS for w in q_words)),
-        float(bool(WORD.findall(answer)) and WORD.findall(answer)[0].lower() in PRONOUNS),
+        float(bool(a_words) and a_words[0].lower() in PRONOUNS),
         float(sum(w[0].isupper() for w in q_words[1:])),
         float(first == "why"), float(first == "how"), float(first == "when"),
         float(evolution_type == "reasoning"), float(evolution_type == "multi_context"),

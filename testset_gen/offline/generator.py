@@ -88,11 +88,11 @@ from testset_gen.offline.choosing import (LICENCE, LICENCE_SHARE, STRUCTURE_SHAR
                                           sentence_supply, topic)
 from testset_gen.offline.chunk_reading import ChunkQuestions, read_chunks
 from testset_gen.offline.recipes.bridges import bridged_questions
+from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.recipes.derived import dated_comparisons, reasoning_questions
 from testset_gen.offline.recipes.documentation import documentation_questions, page_comparisons
 from testset_gen.offline.recipes.statements import simple_questions
 from testset_gen.offline.structure_checks import answered_several_ways, structure_reasons
-from testset_gen.offline.folder_pages import FolderPages
 from testset_gen.offline.structure_questions import structure_candidates
 from testset_gen.offline.prose_questions import prose_candidates
 

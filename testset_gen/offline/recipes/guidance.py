@@ -460,7 +460,7 @@ def names_topic(tokens: Sequence["Token"], phrase: str) -> bool:
     return bool(words) and all(w[:5] in have for w in words)
 
 
-def whole_reason(sentences: Sequence[tuple[str, int, int, bool, str, int]], number: int, thing: str) -> str:
+def whole_reason(sentences: Sequence[GuideSentence], number: int, thing: str) -> str:
     """The ground truth of a "Why ...?": the sentence with the next one when that goes on with
     another reason ("It also ...", "This also ..."); "" when a later sentence of the section
     gives another reason for the same thing ("Offline backups also help protect ...") that
@@ -489,8 +489,7 @@ def guidance_questions(page: Page, told: Sequence[GuideSentence], docs: Mapping[
     nothing specific (``specific``); such a question with no topic is not written."""
     out: list[Candidate] = []
     topics = topics or {}
-    in_blocks = told
-    sentences = [s[:5] for s in in_blocks]
+    sentences = [s[:5] for s in told]
     page_docs = [docs[s] for s, _, _, _, _ in sentences if s in docs]
     read: dict[str, Topic | None] = {}
 
@@ -574,7 +573,7 @@ def guidance_questions(page: Page, told: Sequence[GuideSentence], docs: Mapping[
                     add("simple", asked, "rule_means", rule, goal_tokens)
             else:
                 asked = f"Why {should} {rule}?"
-                whole = whole_reason(in_blocks, number, thing)
+                whole = whole_reason(told, number, thing)
                 if _plain(rule_tokens, asked) and whole:
                     add("reasoning", asked, "rule_reason", _text(clause.subtree), rule_tokens, truth=whole)
         if condition is None and reason is None and form in ("dont", "imperative"):
